@@ -1,0 +1,29 @@
+using System;
+
+namespace ThreadIterators;
+
+/// <summary>
+/// Parks the yielding thread until a deadline measured from the moment it was yielded. One instance per call of
+/// <see cref="Event.Sleep(TimeSpan)"/>; it may be yielded again, each time starting a new sleep.
+/// </summary>
+internal sealed class SleepEvent : Event
+{
+    /// <summary>How long each sleep lasts.</summary>
+    private readonly TimeSpan _duration;
+
+    internal SleepEvent(TimeSpan duration) => _duration = duration;
+
+    /// <summary>Gets the <see cref="System.Diagnostics.Stopwatch"/> timestamp of the latest sleep's deadline; for tests.</summary>
+    internal long LastDeadline { get; private set; }
+
+    internal override EventOutcome Park(GreenThread thread)
+    {
+        var deadline = TimerQueue.DeadlineAfter(_duration);
+        LastDeadline = deadline;
+        thread.Scheduler.Timers.Add(deadline, thread);
+        return EventOutcome.Parked;
+    }
+
+    /// <inheritdoc/>
+    public override string ToString() => $"Event.Sleep({_duration})";
+}

@@ -1,0 +1,16 @@
+namespace ThreadIterators;
+
+/// <summary>
+/// Gives up the rest of the turn. Stateless and shared by every thread and scheduler.
+/// </summary>
+internal sealed class YieldEvent : Event
+{
+    internal override EventOutcome Park(GreenThread thread)
+    {
+        thread.Scheduler.Requeue(thread);
+        return EventOutcome.Parked;
+    }
+
+    /// <inheritdoc/>
+    public override string ToString() => "Event.Yield";
+}

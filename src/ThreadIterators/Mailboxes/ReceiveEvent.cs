@@ -1,0 +1,55 @@
+using System.Diagnostics;
+
+namespace ThreadIterators;
+
+/// <summary>
+/// The event a green thread yields to receive from a <see cref="Mailbox{T}"/>; after the thread resumes,
+/// <see cref="Value"/> holds the message. Obtain it from <see cref="Mailbox{T}.Recv"/>.
+/// </summary>
+/// <remarks>
+/// Each mailbox has exactly one receive event, reused for every message, so receiving allocates nothing.
+/// <see cref="Value"/> is meant to be read by the receiving thread between two receives.
+/// </remarks>
+/// <typeparam name="T">The type of the messages.</typeparam>
+[DebuggerDisplay("Recv() on {_mailbox,nq}")]
+public sealed class ReceiveEvent<T> : Event
+{
+    /// <summary>The mailbox this event receives from.</summary>
+    private readonly Mailbox<T> _mailbox;
+
+    internal ReceiveEvent(Mailbox<T> mailbox) => _mailbox = mailbox;
+
+    /// <summary>Gets the message received by the latest completed receive.</summary>
+    public T Value { get; private set; } = default!;
+
+    /// <summary>Gets the mailbox this event receives from.</summary>
+    public Mailbox<T> Mailbox => _mailbox;
+
+    /// <inheritdoc/>
+    public override string ToString() => $"Recv() on {_mailbox}";
+
+    internal override EventOutcome Park(GreenThread thread)
+    {
+        var mailbox = _mailbox;
+        if (mailbox.Receiver != thread)
+        {
+            mailbox.Bind(thread);
+        }
+
+        if (mailbox.TryTake(out var message) || !mailbox.TryPark() && mailbox.TryTake(out message))
+        {
+            Value = message;
+            return EventOutcome.Continue;
+        }
+
+        return EventOutcome.Parked;
+    }
+
+    internal override EventOutcome Resume(GreenThread thread)
+    {
+        var taken = _mailbox.TryTake(out var message);
+        Debug.Assert(taken, "A receiver is woken only by a send that linked a message.");
+        Value = message;
+        return EventOutcome.Continue;
+    }
+}

@@ -1,0 +1,520 @@
+using System;
+using System.Collections.Concurrent;
+using System.Collections.Generic;
+using System.Diagnostics;
+using System.Runtime.ExceptionServices;
+using System.Threading;
+using System.Threading.Tasks;
+
+namespace ThreadIterators;
+
+/// <summary>
+/// Runs green threads on a fixed number of OS threads (workers). With one worker every green thread runs on the
+/// same OS thread, one at a time, in an order fixed by the program: deterministic coroutines. With more, threads run
+/// in parallel, and idle workers steal runnable threads from busy ones.
+/// </summary>
+/// <remarks>
+/// <para>
+/// Every member may be used from any thread. Dispose the scheduler to stop its workers; green threads still parked
+/// then are disposed, so their <c>finally</c> blocks run.
+/// </para>
+/// <example>
+/// <code>
+/// using var scheduler = new Scheduler(workerCount: 2);
+/// var inbox = new Mailbox&lt;int&gt;();
+/// var consumer = scheduler.Spawn(Sum(inbox, 3));
+/// for (var i = 1; i &lt;= 3; i++) inbox.Send(i);
+/// consumer.Wait();
+///
+/// static IEnumerable&lt;Event&gt; Sum(Mailbox&lt;int&gt; inbox, int count)
+/// {
+///     var total = 0;
+///     for (var i = 0; i &lt; count; i++)
+///     {
+///         var message = inbox.Recv();
+///         yield return message;
+///         total += message.Value;
+///     }
+///     Console.WriteLine(total); // 6
+/// }
+/// </code>
+/// </example>
+/// </remarks>
+[DebuggerDisplay("Scheduler: {WorkerCount} workers, {LiveThreadCount} live threads")]
+public sealed class Scheduler : IDisposable, IAsyncDisposable
+{
+    /// <summary>How long an idle worker looks for work before parking; Go spins for a similar few tens of microseconds.</summary>
+    internal static readonly TimeSpan SpinDuration = TimeSpan.FromMicroseconds(50);
+
+    /// <summary>Threads made ready by OS threads that are not this scheduler's workers, and overflow of local queues.</summary>
+    private readonly ConcurrentQueue<GreenThread> _inject = new();
+
+    /// <summary>Every live thread, for disposal.</summary>
+    private readonly ThreadRegistry _registry = new();
+
+    /// <summary>Guards <see cref="_idle"/> and is the monitor that <see cref="WaitForAll(TimeSpan)"/> waits on.</summary>
+    private readonly object _lock = new();
+
+    /// <summary>Parked workers that no waker has claimed yet. Guarded by <see cref="_lock"/>.</summary>
+    private readonly Stack<Worker> _idle;
+
+    /// <summary>Faults nothing has observed yet, reported at disposal if still unobserved. Guarded by locking the list.</summary>
+    private readonly List<WeakReference<FaultSentinel>> _unobserved = [];
+
+    /// <summary>Lazily created timer for <see cref="Event.Sleep"/>.</summary>
+    private TimerQueue? _timers;
+
+    /// <summary>Tasks from <see cref="WhenAll"/> waiting for the live count to reach zero. Guarded by <see cref="_lock"/>.</summary>
+    private List<TaskCompletionSource>? _whenAll;
+
+    /// <summary>Number of workers in <see cref="_idle"/>; read without the lock on the wake path.</summary>
+    private int _idleCount;
+
+    /// <summary>Number of workers spinning in search of work (0 or 1); while one spins, nobody needs waking.</summary>
+    private int _spinning;
+
+    /// <summary>Number of threads spawned and not yet ended.</summary>
+    private long _live;
+
+    /// <summary>Source of thread ids.</summary>
+    private long _lastId;
+
+    /// <summary>0 while running, 1 once disposal began.</summary>
+    private int _disposed;
+
+    /// <summary>Initializes a scheduler with one worker per processor.</summary>
+    public Scheduler()
+        : this(Environment.ProcessorCount)
+    {
+    }
+
+    /// <summary>Initializes a scheduler and starts its workers.</summary>
+    /// <param name="workerCount">How many OS threads run green threads; 1 gives deterministic coroutines.</param>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="workerCount"/> is less than 1 or more than 1024.</exception>
+    public Scheduler(int workerCount)
+    {
+        ArgumentOutOfRangeException.ThrowIfLessThan(workerCount, 1);
+        ArgumentOutOfRangeException.ThrowIfGreaterThan(workerCount, 1024);
+        _idle = new Stack<Worker>(workerCount);
+        Workers = new Worker[workerCount];
+        for (var i = 0; i < workerCount; i++)
+        {
+            Workers[i] = new Worker(this, i);
+        }
+
+        foreach (var worker in Workers)
+        {
+            worker.Start();
+        }
+    }
+
+    /// <summary>
+    /// Raised for a green thread that ended with an exception nothing observed: no green thread yielded its
+    /// <see cref="GreenThread.Exited"/>, and nothing called <see cref="GreenThread.Wait()"/> or
+    /// <see cref="GreenThread.AsTask"/> or read <see cref="GreenThread.Exception"/>. Like unobserved task exceptions,
+    /// it is raised when the thread's handle is garbage collected, or at the latest when the scheduler is disposed.
+    /// Also raised at once for exceptions thrown by <c>finally</c> blocks while a thread is being disposed.
+    /// </summary>
+    /// <remarks>
+    /// Raised on the finalizer thread, the disposing thread, or a worker. Without a handler the fault is written to
+    /// standard error, so it is never lost silently.
+    /// </remarks>
+    public event EventHandler<UnobservedFaultEventArgs>? UnobservedFault;
+
+    /// <summary>Gets the number of workers (OS threads).</summary>
+    public int WorkerCount => Workers.Length;
+
+    /// <summary>Gets the number of green threads spawned that have not ended yet.</summary>
+    public long LiveThreadCount => Interlocked.Read(ref _live);
+
+    /// <summary>Gets the workers.</summary>
+    internal Worker[] Workers { get; }
+
+    /// <summary>Gets a value indicating whether disposal has begun; workers then finish their turn and stop.</summary>
+    internal bool IsStopping => Volatile.Read(ref _disposed) != 0;
+
+    /// <summary>Gets the timer queue, creating it on first use.</summary>
+    internal TimerQueue Timers
+    {
+        get
+        {
+            var timers = Volatile.Read(ref _timers);
+            if (timers is not null)
+            {
+                return timers;
+            }
+
+            var created = new TimerQueue(this);
+            return Interlocked.CompareExchange(ref _timers, created, null) ?? created;
+        }
+    }
+
+    /// <summary>Starts a green thread. It runs as soon as a worker is free.</summary>
+    /// <param name="body">The thread's body, usually a call of an iterator method. <c>GetEnumerator()</c> is called once, here.</param>
+    /// <param name="name">An optional name that exceptions and the debugger show.</param>
+    /// <returns>A handle to join the thread.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="body"/> is null.</exception>
+    /// <exception cref="ObjectDisposedException">The scheduler has been disposed.</exception>
+    public GreenThread Spawn(IEnumerable<Event> body, string? name = null)
+    {
+        ArgumentNullException.ThrowIfNull(body);
+        ObjectDisposedException.ThrowIf(IsStopping, this);
+        var thread = new GreenThread(this, body.GetEnumerator(), Interlocked.Increment(ref _lastId), name);
+        Interlocked.Increment(ref _live);
+        _registry.Add(thread);
+        if (Worker.Current is { } worker && worker.Scheduler == this)
+        {
+            worker.PushLocal(thread);
+        }
+        else
+        {
+            Inject(thread, wake: true);
+        }
+
+        return thread;
+    }
+
+    /// <summary>Blocks the calling OS thread until every green thread of this scheduler has ended.</summary>
+    /// <exception cref="InvalidOperationException">Called on a worker of this scheduler.</exception>
+    public void WaitForAll() => WaitForAll(Timeout.InfiniteTimeSpan);
+
+    /// <summary>Blocks the calling OS thread until every green thread has ended or the timeout passes.</summary>
+    /// <param name="timeout">How long to wait; <see cref="Timeout.InfiniteTimeSpan"/> waits forever.</param>
+    /// <returns>True if no green thread was live; false if the timeout passed first.</returns>
+    /// <exception cref="InvalidOperationException">Called on a worker of this scheduler.</exception>
+    public bool WaitForAll(TimeSpan timeout)
+    {
+        if (Worker.Current?.Scheduler == this)
+        {
+            throw new InvalidOperationException($"{Worker.Current.Running} called WaitForAll() on its own scheduler, which can never finish while it runs.");
+        }
+
+        var deadline = timeout == Timeout.InfiniteTimeSpan ? long.MaxValue : Stopwatch.GetTimestamp() + (long)(timeout.TotalSeconds * Stopwatch.Frequency);
+        lock (_lock)
+        {
+            while (Interlocked.Read(ref _live) != 0)
+            {
+                var remaining = deadline == long.MaxValue ? Timeout.InfiniteTimeSpan : Stopwatch.GetElapsedTime(Stopwatch.GetTimestamp(), deadline);
+                if (remaining != Timeout.InfiniteTimeSpan && remaining <= TimeSpan.Zero)
+                {
+                    return false;
+                }
+
+                Monitor.Wait(_lock, remaining);
+            }
+        }
+
+        return true;
+    }
+
+    /// <summary>Gets a task that completes when no green thread of this scheduler is live.</summary>
+    /// <returns>The task; continuations run asynchronously.</returns>
+    public Task WhenAll()
+    {
+        lock (_lock)
+        {
+            if (Interlocked.Read(ref _live) == 0)
+            {
+                return Task.CompletedTask;
+            }
+
+            var task = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+            (_whenAll ??= []).Add(task);
+            return task.Task;
+        }
+    }
+
+    /// <summary>
+    /// Stops the workers, then disposes every green thread still live, so their <c>finally</c> blocks run. Joiners
+    /// outside the scheduler see an <see cref="OperationCanceledException"/>.
+    /// </summary>
+    /// <remarks>A thread that is running finishes its current turn first. Exceptions from <c>finally</c> blocks are reported through <see cref="UnobservedFault"/>.</remarks>
+    /// <exception cref="InvalidOperationException">Called from a green thread of this scheduler.</exception>
+    public void Dispose()
+    {
+        if (Worker.Current?.Scheduler == this)
+        {
+            throw new InvalidOperationException($"{Worker.Current.Running} tried to dispose its own scheduler; a worker cannot wait for itself to stop.");
+        }
+
+        if (Interlocked.Exchange(ref _disposed, 1) != 0)
+        {
+            return;
+        }
+
+        foreach (var worker in Workers)
+        {
+            worker.Unpark();
+        }
+
+        foreach (var worker in Workers)
+        {
+            worker.Join();
+        }
+
+        _timers?.Dispose();
+        foreach (var thread in _registry.TakeAll())
+        {
+            StopParked(thread);
+        }
+
+        ReportPendingUnobserved();
+    }
+
+    /// <summary>Disposes the scheduler without blocking the calling thread.</summary>
+    /// <returns>A task that completes when disposal has finished.</returns>
+    public ValueTask DisposeAsync()
+    {
+        if (Worker.Current?.Scheduler == this)
+        {
+            throw new InvalidOperationException($"{Worker.Current.Running} tried to dispose its own scheduler; a worker cannot wait for itself to stop.");
+        }
+
+        return new ValueTask(Task.Factory.StartNew(Dispose, CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default));
+    }
+
+    /// <inheritdoc/>
+    public override string ToString() => $"Scheduler ({WorkerCount} workers)";
+
+    /// <summary>Makes a parked thread runnable: on the calling worker's run-next slot, or through the inject queue from any other thread.</summary>
+    internal void Ready(GreenThread thread)
+    {
+        if (Worker.Current is { } worker && worker.Scheduler == this)
+        {
+            worker.PushRunNext(thread);
+        }
+        else
+        {
+            Inject(thread, wake: true);
+        }
+    }
+
+    /// <summary>Puts a thread that gave up its turn at the back of the calling worker's queue.</summary>
+    internal void Requeue(GreenThread thread)
+    {
+        if (Worker.Current is { } worker && worker.Scheduler == this)
+        {
+            worker.PushLocal(thread);
+        }
+        else
+        {
+            Inject(thread, wake: true);
+        }
+    }
+
+    /// <summary>Adds a thread to the inject queue; any thread.</summary>
+    internal void Inject(GreenThread thread, bool wake)
+    {
+        // The enqueue is an interlocked operation, so it is also the store-load fence the wake check needs.
+        _inject.Enqueue(thread);
+        if (wake)
+        {
+            WakeIdleWorker();
+        }
+    }
+
+    internal GreenThread? TakeInjected() => _inject.TryDequeue(out var thread) ? thread : null;
+
+    /// <summary>
+    /// Wakes one parked worker if there is one and no worker is already spinning for work. Called after work was
+    /// published and a full fence was passed.
+    /// </summary>
+    internal void WakeIdleWorker()
+    {
+        if (Volatile.Read(ref _spinning) != 0 || Volatile.Read(ref _idleCount) == 0)
+        {
+            return;
+        }
+
+        Worker? worker = null;
+        lock (_lock)
+        {
+            if (_idle.Count > 0)
+            {
+                worker = _idle.Pop();
+                Interlocked.Decrement(ref _idleCount);
+            }
+        }
+
+        worker?.Unpark();
+    }
+
+    /// <summary>Lets at most one worker spin for work at a time.</summary>
+    internal bool TryBeginSpinning() => Volatile.Read(ref _spinning) == 0 && Interlocked.CompareExchange(ref _spinning, 1, 0) == 0;
+
+    /// <summary>Ends spinning; a spinner that found work wakes another worker if more work is waiting, as Go's resetspinning does.</summary>
+    internal void EndSpinning(bool foundWork)
+    {
+        Interlocked.Exchange(ref _spinning, 0);
+        if (foundWork && HasVisibleWork())
+        {
+            WakeIdleWorker();
+        }
+    }
+
+    internal void AddIdle(Worker worker)
+    {
+        lock (_lock)
+        {
+            _idle.Push(worker);
+            Interlocked.Increment(ref _idleCount);
+        }
+    }
+
+    internal void RemoveIdle(Worker worker)
+    {
+        lock (_lock)
+        {
+            if (_idle.Contains(worker))
+            {
+                var kept = _idle.ToArray();
+                _idle.Clear();
+                for (var i = kept.Length - 1; i >= 0; i--)
+                {
+                    if (kept[i] != worker)
+                    {
+                        _idle.Push(kept[i]);
+                    }
+                }
+
+                Interlocked.Decrement(ref _idleCount);
+            }
+        }
+    }
+
+    /// <summary>Ends a thread: disposes its body (running its <c>finally</c> blocks), publishes the outcome and forgets it.</summary>
+    internal void Exit(GreenThread thread, ExceptionDispatchInfo? fault)
+    {
+        try
+        {
+            thread.Body?.Dispose();
+        }
+        catch (Exception exception)
+        {
+            // The body's own fault, if any, stays the thread's; a second one from a finally block is reported at once.
+            if (fault is null)
+            {
+                fault = ExceptionDispatchInfo.Capture(exception);
+            }
+            else
+            {
+                ReportUnobserved(thread, exception);
+            }
+        }
+
+        _registry.Remove(thread);
+        thread.Complete(fault, report: true);
+        ThreadEnded();
+    }
+
+    /// <summary>Remembers a fault that nothing has observed yet, so disposal can report it.</summary>
+    internal void TrackUnobserved(FaultSentinel sentinel)
+    {
+        lock (_unobserved)
+        {
+            if (_unobserved.Count >= 64)
+            {
+                _unobserved.RemoveAll(w => !w.TryGetTarget(out _));
+            }
+
+            _unobserved.Add(new WeakReference<FaultSentinel>(sentinel));
+        }
+    }
+
+    internal void ReportUnobserved(GreenThread thread, Exception exception)
+    {
+        var handler = UnobservedFault;
+        if (handler is null)
+        {
+            Console.Error.WriteLine($"ThreadIterators: unobserved fault in {thread}: {exception}");
+            return;
+        }
+
+        handler(this, new UnobservedFaultEventArgs(thread, exception));
+    }
+
+    private void ReportPendingUnobserved()
+    {
+        WeakReference<FaultSentinel>[] pending;
+        lock (_unobserved)
+        {
+            pending = [.. _unobserved];
+            _unobserved.Clear();
+        }
+
+        foreach (var reference in pending)
+        {
+            if (reference.TryGetTarget(out var sentinel))
+            {
+                sentinel.Report();
+            }
+        }
+    }
+
+    private bool HasVisibleWork()
+    {
+        if (!_inject.IsEmpty)
+        {
+            return true;
+        }
+
+        foreach (var worker in Workers)
+        {
+            if (worker.Queue.Count > 0)
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
+    /// <summary>Disposes a thread left live when the workers stopped. Disposing thread only, after the workers have stopped.</summary>
+    private void StopParked(GreenThread thread)
+    {
+        ExceptionDispatchInfo? fault = null;
+        try
+        {
+            thread.Body?.Dispose();
+        }
+        catch (Exception exception)
+        {
+            fault = ExceptionDispatchInfo.Capture(exception);
+            ReportUnobserved(thread, exception);
+        }
+
+        fault ??= ExceptionDispatchInfo.Capture(new OperationCanceledException($"{thread} was stopped because its scheduler was disposed."));
+        thread.Complete(fault, report: false);
+        ThreadEnded();
+    }
+
+    private void ThreadEnded()
+    {
+        if (Interlocked.Decrement(ref _live) != 0)
+        {
+            return;
+        }
+
+        List<TaskCompletionSource>? whenAll;
+        lock (_lock)
+        {
+            Monitor.PulseAll(_lock);
+            if (Interlocked.Read(ref _live) != 0)
+            {
+                // A spawn came in between; the tasks wait for the next time the count reaches zero.
+                return;
+            }
+
+            whenAll = _whenAll;
+            _whenAll = null;
+        }
+
+        if (whenAll is not null)
+        {
+            foreach (var task in whenAll)
+            {
+                task.TrySetResult();
+            }
+        }
+    }
+}

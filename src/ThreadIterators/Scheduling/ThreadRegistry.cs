@@ -1,0 +1,104 @@
+using System.Collections.Generic;
+
+namespace ThreadIterators;
+
+/// <summary>
+/// The set of live green threads, so disposal can reach threads that are parked and referenced only by a mailbox.
+/// Intrusive doubly linked lists (no allocation per thread), striped by thread id so spawns and exits on different
+/// workers rarely meet on a lock.
+/// </summary>
+/// <remarks>Any thread; each stripe's list is guarded by that stripe's lock.</remarks>
+internal sealed class ThreadRegistry
+{
+    /// <summary>Number of stripes; a power of two comfortably above the worker counts this runs with.</summary>
+    private const int StripeCount = 16;
+
+    /// <summary>The stripes.</summary>
+    private readonly Stripe[] _stripes = new Stripe[StripeCount];
+
+    internal ThreadRegistry()
+    {
+        for (var i = 0; i < StripeCount; i++)
+        {
+            _stripes[i] = new Stripe();
+        }
+    }
+
+    internal void Add(GreenThread thread)
+    {
+        var stripe = StripeOf(thread);
+        lock (stripe)
+        {
+            thread.NextLive = stripe.First;
+            if (stripe.First is not null)
+            {
+                stripe.First.PreviousLive = thread;
+            }
+
+            stripe.First = thread;
+        }
+    }
+
+    internal void Remove(GreenThread thread)
+    {
+        var stripe = StripeOf(thread);
+        lock (stripe)
+        {
+            if (thread.PreviousLive is null)
+            {
+                if (stripe.First != thread)
+                {
+                    // Already taken by TakeAll.
+                    return;
+                }
+
+                stripe.First = thread.NextLive;
+            }
+            else
+            {
+                thread.PreviousLive.NextLive = thread.NextLive;
+            }
+
+            if (thread.NextLive is not null)
+            {
+                thread.NextLive.PreviousLive = thread.PreviousLive;
+            }
+
+            thread.PreviousLive = null;
+            thread.NextLive = null;
+        }
+    }
+
+    /// <summary>Empties the registry and returns every thread it held.</summary>
+    internal List<GreenThread> TakeAll()
+    {
+        var all = new List<GreenThread>();
+        foreach (var stripe in _stripes)
+        {
+            lock (stripe)
+            {
+                for (var thread = stripe.First; thread is not null;)
+                {
+                    var next = thread.NextLive;
+                    thread.PreviousLive = null;
+                    thread.NextLive = null;
+                    all.Add(thread);
+                    thread = next;
+                }
+
+                stripe.First = null;
+            }
+        }
+
+        return all;
+    }
+
+    private Stripe StripeOf(GreenThread thread) => _stripes[(int)(thread.Id & (StripeCount - 1))];
+
+    /// <summary>One list and its lock (the stripe object itself).</summary>
+    private sealed class Stripe
+    {
+        /// <summary>The most recently added live thread of this stripe.</summary>
+        internal GreenThread? First;
+    }
+}

@@ -1,0 +1,277 @@
+using System;
+using System.Diagnostics;
+using System.Runtime.ExceptionServices;
+using System.Threading;
+
+namespace ThreadIterators;
+
+/// <summary>
+/// One OS thread of a <see cref="Scheduler"/>: it runs green threads from its run-next slot, its local queue, the
+/// scheduler's inject queue and, when idle, other workers' queues; with nothing to do it spins briefly and parks.
+/// </summary>
+/// <remarks>
+/// Everything except <see cref="Queue"/> (stolen from by other workers) and <see cref="Unpark"/> is touched only by
+/// the worker's own OS thread.
+/// </remarks>
+internal sealed class Worker
+{
+    /// <summary>
+    /// Most body steps (<c>MoveNext</c> calls) in one turn before the thread goes to the back of the queue, so a
+    /// thread that never parks cannot starve the others. Guessed, then checked with the ring and ping-pong samples:
+    /// larger budgets gave no measurable gain.
+    /// </summary>
+    internal const int StepBudget = 64;
+
+    /// <summary>
+    /// Most consecutive turns taken from the run-next slot before the queue gets a turn; without it two
+    /// ping-ponging threads would starve every other thread of the worker. Tokio uses 3.
+    /// </summary>
+    internal const int RunNextCap = 16;
+
+    /// <summary>Every this many turns the inject queue is looked at first, so injected threads are not starved by local ones (Go uses 61).</summary>
+    private const int InjectInterval = 61;
+
+    /// <summary>The worker of the calling OS thread, if it is one.</summary>
+    [ThreadStatic]
+    private static Worker? t_current;
+
+    /// <summary>Wakes the worker when parked. Set by wakers, reset by the worker.</summary>
+    private readonly ManualResetEventSlim _parker = new(false, 0);
+
+    /// <summary>The OS thread.</summary>
+    private readonly Thread _thread;
+
+    /// <summary>The thread a wake-up on this worker made ready last; runs next, unless <see cref="RunNextCap"/> is reached. Not stealable.</summary>
+    private GreenThread? _runNext;
+
+    /// <summary>Consecutive turns taken from <see cref="_runNext"/>.</summary>
+    private int _runNextStreak;
+
+    /// <summary>Turns taken, for <see cref="InjectInterval"/>.</summary>
+    private int _turns;
+
+    /// <summary>State of the xorshift generator that picks steal victims.</summary>
+    private uint _random;
+
+    internal Worker(Scheduler scheduler, int index)
+    {
+        Scheduler = scheduler;
+        Index = index;
+        _random = (uint)(index * 2654435761u) | 1;
+        _thread = new Thread(Main)
+        {
+            IsBackground = true,
+            Name = $"ThreadIterators worker {index}",
+        };
+    }
+
+    /// <summary>Gets the worker of the calling OS thread, or null if it is not a worker.</summary>
+    internal static Worker? Current => t_current;
+
+    /// <summary>Gets the scheduler this worker belongs to.</summary>
+    internal Scheduler Scheduler { get; }
+
+    /// <summary>Gets the worker's position in the scheduler.</summary>
+    internal int Index { get; }
+
+    /// <summary>Gets the worker's queue of runnable threads.</summary>
+    internal LocalRunQueue Queue { get; } = new();
+
+    /// <summary>Gets the green thread this worker is running, if any.</summary>
+    internal GreenThread? Running { get; private set; }
+
+    internal void Start() => _thread.Start();
+
+    internal void Join() => _thread.Join();
+
+    /// <summary>Wakes the worker if it is parked, or makes its next park return at once.</summary>
+    internal void Unpark() => _parker.Set();
+
+    /// <summary>Makes a thread woken on this worker run next, keeping the message hop in this core's cache. Never wakes another worker.</summary>
+    internal void PushRunNext(GreenThread thread)
+    {
+        var displaced = _runNext;
+        _runNext = thread;
+        if (displaced is not null)
+        {
+            PushLocal(displaced);
+        }
+    }
+
+    /// <summary>Appends a runnable thread to this worker's queue, where idle workers may steal it.</summary>
+    internal void PushLocal(GreenThread thread)
+    {
+        Queue.Push(thread, Scheduler);
+
+        // Store-load fence: the push must be visible before the idle count is read (see docs/architecture.md, park/wake protocol).
+        Interlocked.MemoryBarrier();
+        Scheduler.WakeIdleWorker();
+    }
+
+    private void Main()
+    {
+        t_current = this;
+        try
+        {
+            while (!Scheduler.IsStopping)
+            {
+                var thread = FindRunnable() ?? Idle();
+                if (thread is null)
+                {
+                    continue;
+                }
+
+                RunTurn(thread);
+            }
+        }
+        finally
+        {
+            t_current = null;
+        }
+    }
+
+    /// <summary>Finds a runnable thread on this worker or in the inject queue, without stealing.</summary>
+    private GreenThread? FindRunnable()
+    {
+        GreenThread? thread;
+        if (++_turns == InjectInterval)
+        {
+            _turns = 0;
+            if ((thread = Scheduler.TakeInjected()) is not null)
+            {
+                return thread;
+            }
+        }
+
+        if ((thread = _runNext) is not null)
+        {
+            _runNext = null;
+            if (++_runNextStreak <= RunNextCap)
+            {
+                return thread;
+            }
+
+            // Let the queue have a turn; the run-next thread waits behind it.
+            PushLocal(thread);
+        }
+
+        _runNextStreak = 0;
+        return Queue.Pop() ?? Scheduler.TakeInjected();
+    }
+
+    /// <summary>
+    /// Runs the idle protocol: spin looking for work, then park. Returns a thread found on the way, or null to make
+    /// the caller look again (after a wake-up, or when stopping).
+    /// </summary>
+    private GreenThread? Idle()
+    {
+        GreenThread? thread;
+        if (Scheduler.TryBeginSpinning())
+        {
+            var start = Stopwatch.GetTimestamp();
+            var rounds = 0;
+            do
+            {
+                if ((thread = Steal() ?? Scheduler.TakeInjected()) is not null)
+                {
+                    Scheduler.EndSpinning(foundWork: true);
+                    return thread;
+                }
+
+                Thread.SpinWait(32);
+                rounds++;
+            }
+            while (!Scheduler.IsStopping && (rounds < 8 || Stopwatch.GetElapsedTime(start) < Scheduler.SpinDuration));
+
+            Scheduler.EndSpinning(foundWork: false);
+        }
+
+        // Park protocol: announce idleness (a full fence), then look at every queue once more, so that a thread made
+        // ready before the announcement is found here and one made ready after it wakes this or another worker.
+        _parker.Reset();
+        Scheduler.AddIdle(this);
+        if ((thread = Queue.Pop() ?? Scheduler.TakeInjected() ?? Steal()) is not null || Scheduler.IsStopping)
+        {
+            Scheduler.RemoveIdle(this);
+            return thread;
+        }
+
+        _parker.Wait();
+        return null;
+    }
+
+    /// <summary>Steals about half the queue of another worker, starting from a random one.</summary>
+    private GreenThread? Steal()
+    {
+        var workers = Scheduler.Workers;
+        var count = workers.Length;
+        if (count == 1)
+        {
+            return null;
+        }
+
+        _random ^= _random << 13;
+        _random ^= _random >> 17;
+        _random ^= _random << 5;
+        var start = (int)(_random % (uint)count);
+        for (var i = 0; i < count; i++)
+        {
+            var victim = workers[(start + i) % count];
+            if (victim != this && victim.Queue.StealInto(Queue) is { } thread)
+            {
+                return thread;
+            }
+        }
+
+        return null;
+    }
+
+    /// <summary>Runs one turn of a green thread: resumes it from its event, then steps its body until it parks, ends, or uses up its budget.</summary>
+    private void RunTurn(GreenThread thread)
+    {
+        Running = thread;
+        var body = thread.Body!;
+        try
+        {
+            var outcome = thread.WaitingOn?.Resume(thread) ?? EventOutcome.Continue;
+            for (var budget = StepBudget; outcome == EventOutcome.Continue; budget--)
+            {
+                if (budget == 0)
+                {
+                    thread.WaitingOn = null;
+                    PushLocal(thread);
+                    return;
+                }
+
+                if (!body.MoveNext())
+                {
+                    Scheduler.Exit(thread, fault: null);
+                    return;
+                }
+
+                var next = body.Current ?? throw new InvalidOperationException($"{thread} yielded null; a green thread must yield an Event, such as mailbox.Recv() or another thread's Exited.");
+
+                // Set before parking: once parked, the thread may resume on another worker at once, which reads it.
+                if (thread.WaitingOn != next)
+                {
+                    thread.WaitingOn = next;
+                }
+
+                outcome = next.Park(thread);
+            }
+
+            if (outcome == EventOutcome.Faulted)
+            {
+                Scheduler.Exit(thread, thread.PendingFault);
+            }
+        }
+        catch (Exception exception)
+        {
+            Scheduler.Exit(thread, ExceptionDispatchInfo.Capture(exception));
+        }
+        finally
+        {
+            Running = null;
+        }
+    }
+}

@@ -1,0 +1,240 @@
+using System;
+using System.Collections.Generic;
+using System.Diagnostics;
+using System.Runtime.ExceptionServices;
+using System.Threading;
+using System.Threading.Tasks;
+
+namespace ThreadIterators;
+
+/// <summary>
+/// Completes when its green thread ends; joiners are green threads parked on it, OS threads blocked in
+/// <see cref="Wait"/>, and tasks from <see cref="AsTask"/>. Created on demand, since most threads are never joined.
+/// </summary>
+/// <remarks>Any thread; every field below is guarded by locking this object.</remarks>
+internal sealed class ExitEvent : Event
+{
+    /// <summary>The thread whose end this event reports.</summary>
+    private readonly GreenThread _thread;
+
+    /// <summary>Whether the thread has ended.</summary>
+    private bool _completed;
+
+    /// <summary>Whether anything has waited for the thread or read its exception; an unobserved fault is reported.</summary>
+    private bool _observed;
+
+    /// <summary>The exception that ended the thread, if any.</summary>
+    private ExceptionDispatchInfo? _fault;
+
+    /// <summary>Green threads parked on this event: null, one <see cref="GreenThread"/>, or a <see cref="List{T}"/> of them.</summary>
+    private object? _joiners;
+
+    /// <summary>Signalled at completion for OS threads in <see cref="Wait"/>; created by the first of them.</summary>
+    private ManualResetEventSlim? _signal;
+
+    /// <summary>Completed at completion for <see cref="AsTask"/>; created by its first call.</summary>
+    private TaskCompletionSource? _task;
+
+    /// <summary>Reports the fault if nothing ever observes it; created when the thread faults unobserved.</summary>
+    private FaultSentinel? _sentinel;
+
+    internal ExitEvent(GreenThread thread) => _thread = thread;
+
+    /// <summary>Gets a value indicating whether the thread has ended.</summary>
+    internal bool IsCompleted
+    {
+        get
+        {
+            lock (this)
+            {
+                return _completed;
+            }
+        }
+    }
+
+    /// <summary>Gets a value indicating whether anything waits for the thread to end.</summary>
+    internal bool HasWaiters
+    {
+        get
+        {
+            lock (this)
+            {
+                return _joiners is not null || _signal is not null || _task is not null;
+            }
+        }
+    }
+
+    /// <inheritdoc/>
+    public override string ToString() => $"{_thread}.Exited";
+
+    internal static ExitEvent CreateCompleted(GreenThread thread) => new(thread) { _completed = true };
+
+    /// <summary>Records the end of the thread and wakes every joiner.</summary>
+    /// <param name="fault">The exception that ended the thread, or null.</param>
+    /// <param name="report">Whether the fault must be reported if nothing ever observes it.</param>
+    internal void Complete(ExceptionDispatchInfo? fault, bool report)
+    {
+        object? joiners;
+        ManualResetEventSlim? signal;
+        TaskCompletionSource? task;
+        lock (this)
+        {
+            Debug.Assert(!_completed, "A thread ends once.");
+            _completed = true;
+            _fault = fault;
+            joiners = _joiners;
+            _joiners = null;
+            signal = _signal;
+            task = _task;
+            if (fault is not null && report && !_observed)
+            {
+                _sentinel = new FaultSentinel(_thread, fault.SourceException);
+                _thread.Scheduler.TrackUnobserved(_sentinel);
+            }
+        }
+
+        signal?.Set();
+        if (task is not null)
+        {
+            Finish(task);
+        }
+
+        if (joiners is GreenThread single)
+        {
+            single.Scheduler.Ready(single);
+        }
+        else if (joiners is List<GreenThread> many)
+        {
+            foreach (var joiner in many)
+            {
+                joiner.Scheduler.Ready(joiner);
+            }
+        }
+    }
+
+    /// <summary>Gets the exception that ended the thread, marking it observed.</summary>
+    internal Exception? GetException()
+    {
+        lock (this)
+        {
+            MarkObserved();
+            return _fault?.SourceException;
+        }
+    }
+
+    internal bool Wait(TimeSpan timeout)
+    {
+        ManualResetEventSlim signal;
+        lock (this)
+        {
+            MarkObserved();
+            if (!_completed)
+            {
+                signal = _signal ??= new ManualResetEventSlim(false, 0);
+            }
+            else
+            {
+                _fault?.Throw();
+                return true;
+            }
+        }
+
+        if (!signal.Wait(timeout))
+        {
+            return false;
+        }
+
+        _fault?.Throw();
+        return true;
+    }
+
+    internal Task AsTask()
+    {
+        lock (this)
+        {
+            MarkObserved();
+            if (_task is null)
+            {
+                _task = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+                if (_completed)
+                {
+                    Finish(_task);
+                }
+            }
+
+            return _task.Task;
+        }
+    }
+
+    internal override EventOutcome Park(GreenThread thread)
+    {
+        if (thread == _thread)
+        {
+            throw new InvalidOperationException($"{thread} yielded its own {this} event; a thread cannot join itself.");
+        }
+
+        if (thread.Scheduler != _thread.Scheduler)
+        {
+            throw new InvalidOperationException($"{thread} yielded {this}, which belongs to another scheduler; join a thread of another scheduler with Wait() or await from plain code.");
+        }
+
+        lock (this)
+        {
+            MarkObserved();
+            if (!_completed)
+            {
+                switch (_joiners)
+                {
+                    case null:
+                        _joiners = thread;
+                        break;
+                    case GreenThread first:
+                        _joiners = new List<GreenThread> { first, thread };
+                        break;
+                    default:
+                        ((List<GreenThread>)_joiners).Add(thread);
+                        break;
+                }
+
+                return EventOutcome.Parked;
+            }
+        }
+
+        return Resume(thread);
+    }
+
+    internal override EventOutcome Resume(GreenThread thread)
+    {
+        // Completed: _fault is written before the completion is published under the lock that Park took.
+        if (_fault is null)
+        {
+            return EventOutcome.Continue;
+        }
+
+        thread.PendingFault = _fault;
+        return EventOutcome.Faulted;
+    }
+
+    /// <summary>Records that something waits for the thread or read its fault. Call under the lock.</summary>
+    private void MarkObserved()
+    {
+        _observed = true;
+        _sentinel?.Suppress();
+    }
+
+    private void Finish(TaskCompletionSource task)
+    {
+        if (_fault is null)
+        {
+            task.TrySetResult();
+        }
+        else if (_fault.SourceException is OperationCanceledException canceled)
+        {
+            task.TrySetCanceled(canceled.CancellationToken);
+        }
+        else
+        {
+            task.TrySetException(_fault.SourceException);
+        }
+    }
+}

@@ -1,0 +1,178 @@
+using System;
+using System.Collections.Generic;
+using System.Diagnostics;
+using System.Runtime.ExceptionServices;
+using System.Threading;
+using System.Threading.Tasks;
+
+namespace ThreadIterators;
+
+/// <summary>
+/// A green thread: an iterator body that a <see cref="Scheduler"/> steps on its workers. Returned by
+/// <see cref="Scheduler.Spawn"/>; use it to join the thread from another green thread (yield <see cref="Exited"/>)
+/// or from plain code (<see cref="Wait()"/>, <c>await thread.AsTask()</c>).
+/// </summary>
+/// <remarks>
+/// <para>
+/// The members of this type may be used from any thread. The body itself only ever runs on one worker at a time.
+/// </para>
+/// <para>
+/// An exception thrown by the body ends the thread; joining it rethrows that exception with its original stack
+/// trace. A fault that nothing was waiting for when the thread ended is reported through
+/// <see cref="Scheduler.UnobservedFault"/>.
+/// </para>
+/// </remarks>
+[DebuggerDisplay("{ToString(),nq}")]
+public sealed class GreenThread
+{
+    /// <summary>Stands in <see cref="_exit"/> for a thread that ended successfully before anything asked for <see cref="Exited"/>.</summary>
+    private static readonly object s_exitedQuietly = new();
+
+    /// <summary>The body; null once the thread has ended. Touched only by the worker running the thread, or by disposal.</summary>
+    private IEnumerator<Event>? _body;
+
+    /// <summary>Null while running and unobserved, <see cref="s_exitedQuietly"/>, or the thread's <see cref="ExitEvent"/>.</summary>
+    private object? _exit;
+
+    internal GreenThread(Scheduler scheduler, IEnumerator<Event> body, long id, string? name)
+    {
+        Scheduler = scheduler;
+        _body = body;
+        Id = id;
+        Name = name;
+    }
+
+    /// <summary>Gets the scheduler that runs this thread.</summary>
+    public Scheduler Scheduler { get; }
+
+    /// <summary>Gets a number that identifies this thread within its scheduler; the first thread spawned is 1.</summary>
+    public long Id { get; }
+
+    /// <summary>Gets the name given at spawn, if any.</summary>
+    public string? Name { get; }
+
+    /// <summary>
+    /// Gets the event that completes when this thread ends. A green thread yields it to join this one; if this thread
+    /// faulted, the joining thread ends with the same exception, just as an exception thrown at that point would end it.
+    /// </summary>
+    /// <remarks>Several threads may join the same thread. A thread cannot join itself or a thread of another scheduler.</remarks>
+    public Event Exited => GetExitEvent();
+
+    /// <summary>Gets a value indicating whether the thread has ended, successfully or not.</summary>
+    public bool IsCompleted
+    {
+        get
+        {
+            var exit = Volatile.Read(ref _exit);
+            return exit == s_exitedQuietly || (exit is ExitEvent e && e.IsCompleted);
+        }
+    }
+
+    /// <summary>
+    /// Gets the exception that ended the thread, or null if it has not ended or ended successfully. Reading it
+    /// counts as observing the fault.
+    /// </summary>
+    public Exception? Exception => Volatile.Read(ref _exit) is ExitEvent e ? e.GetException() : null;
+
+    /// <summary>Gets or sets the event the thread yielded last; read again when the thread is resumed. Running worker only.</summary>
+    internal Event? WaitingOn { get; set; }
+
+    /// <summary>Gets or sets a fault an event imposed on the thread (see <see cref="EventOutcome.Faulted"/>). Running worker only.</summary>
+    internal ExceptionDispatchInfo? PendingFault { get; set; }
+
+    /// <summary>Gets or sets the previous thread in the registry stripe's list. Guarded by that stripe's lock.</summary>
+    internal GreenThread? PreviousLive { get; set; }
+
+    /// <summary>Gets or sets the next thread in the registry stripe's list. Guarded by that stripe's lock.</summary>
+    internal GreenThread? NextLive { get; set; }
+
+    /// <summary>Gets the body; null once the thread has ended. Running worker only.</summary>
+    internal IEnumerator<Event>? Body => _body;
+
+    /// <summary>Gets a value indicating whether a green thread is parked on <see cref="Exited"/> or plain code waits; for tests.</summary>
+    internal bool HasWaiters => Volatile.Read(ref _exit) is ExitEvent e && e.HasWaiters;
+
+    /// <summary>Blocks the calling OS thread until this thread ends, and rethrows the exception that ended it, if any.</summary>
+    /// <exception cref="InvalidOperationException">Called on a worker of this thread's scheduler, where blocking could deadlock it; yield <see cref="Exited"/> instead.</exception>
+    public void Wait() => Wait(Timeout.InfiniteTimeSpan);
+
+    /// <summary>Blocks the calling OS thread until this thread ends or the timeout passes.</summary>
+    /// <param name="timeout">How long to wait; <see cref="Timeout.InfiniteTimeSpan"/> waits forever.</param>
+    /// <returns>True if the thread ended successfully; false if the timeout passed first.</returns>
+    /// <exception cref="InvalidOperationException">Called on a worker of this thread's scheduler; yield <see cref="Exited"/> instead.</exception>
+    public bool Wait(TimeSpan timeout)
+    {
+        if (Worker.Current?.Scheduler == Scheduler)
+        {
+            throw new InvalidOperationException($"{Worker.Current.Running} called Wait() on {this}, which would block a worker of the scheduler; yield {nameof(Exited)} instead.");
+        }
+
+        return GetExitEvent().Wait(timeout);
+    }
+
+    /// <summary>
+    /// Gets a task that completes when this thread ends, faulted with the thread's exception if it has one, so plain
+    /// async code can <c>await thread.AsTask()</c>.
+    /// </summary>
+    /// <remarks>
+    /// <see cref="GreenThread"/> is deliberately not awaitable itself: <see cref="Scheduler.Spawn"/> would then return
+    /// an awaitable, and every fire-and-forget spawn in an async method would draw warning CS4014.
+    /// </remarks>
+    /// <returns>The task; continuations run asynchronously, never on the worker that completed it.</returns>
+    public Task AsTask() => GetExitEvent().AsTask();
+
+    /// <inheritdoc/>
+    public override string ToString() => Name is null ? $"GreenThread #{Id}" : $"GreenThread #{Id} '{Name}'";
+
+    /// <summary>Marks the thread ended: publishes the outcome and wakes every joiner. The ending worker only, once.</summary>
+    /// <param name="fault">The exception that ended the thread, or null.</param>
+    /// <param name="report">Whether a fault nothing ever observes must be reported.</param>
+    internal void Complete(ExceptionDispatchInfo? fault, bool report)
+    {
+        _body = null;
+        while (true)
+        {
+            var exit = Volatile.Read(ref _exit);
+            if (exit is ExitEvent existing)
+            {
+                existing.Complete(fault, report);
+                return;
+            }
+
+            if (fault is null)
+            {
+                if (Interlocked.CompareExchange(ref _exit, s_exitedQuietly, null) is null)
+                {
+                    return;
+                }
+
+                continue;
+            }
+
+            var created = new ExitEvent(this);
+            if (Interlocked.CompareExchange(ref _exit, created, null) is null)
+            {
+                created.Complete(fault, report);
+                return;
+            }
+        }
+    }
+
+    private ExitEvent GetExitEvent()
+    {
+        while (true)
+        {
+            var exit = Volatile.Read(ref _exit);
+            if (exit is ExitEvent existing)
+            {
+                return existing;
+            }
+
+            var created = exit == s_exitedQuietly ? ExitEvent.CreateCompleted(this) : new ExitEvent(this);
+            if (Interlocked.CompareExchange(ref _exit, created, exit) == exit)
+            {
+                return created;
+            }
+        }
+    }
+}

@@ -1,0 +1,19 @@
+using System;
+
+namespace ThreadIterators;
+
+/// <summary>Describes a green thread that ended with an exception nothing was waiting for; see <see cref="Scheduler.UnobservedFault"/>.</summary>
+public sealed class UnobservedFaultEventArgs : EventArgs
+{
+    internal UnobservedFaultEventArgs(GreenThread thread, Exception exception)
+    {
+        Thread = thread;
+        Exception = exception;
+    }
+
+    /// <summary>Gets the thread that faulted.</summary>
+    public GreenThread Thread { get; }
+
+    /// <summary>Gets the exception.</summary>
+    public Exception Exception { get; }
+}

@@ -1,0 +1,117 @@
+using System;
+using System.Collections.Concurrent;
+using System.Collections.Generic;
+using System.Diagnostics;
+using System.Linq;
+using ThreadIterators;
+
+namespace ThreadIterators.Tests;
+
+public abstract partial class RuntimeContract
+{
+    [Fact]
+    public void Sleep_ManyThreads_NoneWakesBeforeItsDeadline_AndOneWorkerWakesThemInDeadlineOrder()
+    {
+        var durationsMs = new[] { 40, 5, 25, 0, 15, 35, 10, 30, 20, 1 };
+        var woken = new ConcurrentQueue<(int Index, long Deadline, long WokeAt)>();
+        Run(Root());
+
+        Assert.Equal(durationsMs.Length - 1, woken.Count);
+        Assert.All(woken, w => Assert.True(w.WokeAt >= w.Deadline, $"sleeper {w.Index} woke before its deadline"));
+        if (WorkerCount == 1)
+        {
+            var order = woken.Select(w => w.Index).ToList();
+            var byDeadline = woken.OrderBy(w => w.Deadline).Select(w => w.Index).ToList();
+            Assert.Equal(byDeadline, order);
+        }
+
+        IEnumerable<Event> Root()
+        {
+            var sleepers = new List<GreenThread>();
+            for (var i = 0; i < durationsMs.Length; i++)
+            {
+                if (durationsMs[i] > 0)
+                {
+                    sleepers.Add(Scheduler.Spawn(Sleeper(i, TimeSpan.FromMilliseconds(durationsMs[i]))));
+                }
+            }
+
+            foreach (var sleeper in sleepers)
+            {
+                yield return sleeper.Exited;
+            }
+        }
+
+        IEnumerable<Event> Sleeper(int index, TimeSpan duration)
+        {
+            var sleep = Event.Sleep(duration);
+            yield return sleep;
+            var wokeAt = Stopwatch.GetTimestamp();
+            woken.Enqueue((index, ((SleepEvent)sleep).LastDeadline, wokeAt));
+        }
+    }
+
+    [Fact]
+    public void Sleep_InvalidDuration_Throws()
+    {
+        Assert.Throws<ArgumentOutOfRangeException>(() => Event.Sleep(TimeSpan.FromTicks(-1)));
+        Assert.Same(Event.Yield, Event.Sleep(TimeSpan.Zero));
+    }
+
+    [Fact]
+    public void Yield_TwoThreads_BothProgress_AndOneWorkerAlternatesThem()
+    {
+        var log = new ConcurrentQueue<string>();
+        Run(Root());
+
+        Assert.Equal(6, log.Count);
+        if (WorkerCount == 1)
+        {
+            Assert.Equal(["a0", "b0", "a1", "b1", "a2", "b2"], log);
+        }
+
+        IEnumerable<Event> Root()
+        {
+            var a = Scheduler.Spawn(Steps("a"));
+            var b = Scheduler.Spawn(Steps("b"));
+            yield return a.Exited;
+            yield return b.Exited;
+        }
+
+        IEnumerable<Event> Steps(string name)
+        {
+            for (var i = 0; i < 3; i++)
+            {
+                log.Enqueue(name + i);
+                yield return Event.Yield;
+            }
+        }
+    }
+
+    [Fact]
+    public void BusyThread_NeverParking_DoesNotStarveOthersOnItsWorker()
+    {
+        // A thread that only yields to itself through a mailbox it feeds would run forever without the step
+        // budget; the other thread must still finish while it spins.
+        var stop = false;
+        var spinner = Scheduler.Spawn(SpinUntilStopped(), "spinner");
+        Run(Finite(), "finite");
+        stop = true;
+        Join(spinner);
+
+        IEnumerable<Event> SpinUntilStopped()
+        {
+            var self = new Mailbox<int>();
+            while (!System.Threading.Volatile.Read(ref stop))
+            {
+                self.Send(0);
+                yield return self.Recv();
+            }
+        }
+
+        static IEnumerable<Event> Finite()
+        {
+            yield return Event.Yield;
+        }
+    }
+}

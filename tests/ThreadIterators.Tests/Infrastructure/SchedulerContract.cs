@@ -1,0 +1,80 @@
+using System;
+using System.Collections.Concurrent;
+using System.Collections.Generic;
+using System.Diagnostics;
+using System.Threading;
+using ThreadIterators;
+
+namespace ThreadIterators.Tests;
+
+/// <summary>
+/// Base of every contract test class: each test gets a fresh scheduler with <see cref="WorkerCount"/> workers, and
+/// fails if a green thread faulted without anyone observing it, unless the test said it expects that.
+/// </summary>
+public abstract class SchedulerContract : IDisposable
+{
+    /// <summary>How long any wait in a test may take before the test fails; generous, since a hang is the failure.</summary>
+    protected static readonly TimeSpan Timeout = TimeSpan.FromSeconds(60);
+
+    private readonly ConcurrentQueue<UnobservedFaultEventArgs> _unobserved = new();
+
+    protected SchedulerContract()
+    {
+        Scheduler = new Scheduler(WorkerCount);
+        Scheduler.UnobservedFault += (_, e) => _unobserved.Enqueue(e);
+    }
+
+    /// <summary>Gets the number of workers this configuration runs with.</summary>
+    protected abstract int WorkerCount { get; }
+
+    protected Scheduler Scheduler { get; }
+
+    /// <summary>Gets the unobserved faults reported so far.</summary>
+    protected IReadOnlyCollection<UnobservedFaultEventArgs> Unobserved => _unobserved;
+
+    /// <summary>Set by a test that provokes unobserved faults on purpose.</summary>
+    protected bool ExpectUnobservedFaults { get; set; }
+
+    public void Dispose()
+    {
+        Scheduler.Dispose();
+        GC.SuppressFinalize(this);
+        if (!ExpectUnobservedFaults && !_unobserved.IsEmpty)
+        {
+            _unobserved.TryPeek(out var first);
+            Assert.Fail($"{_unobserved.Count} unobserved fault(s); the first in {first!.Thread}: {first.Exception}");
+        }
+    }
+
+    /// <summary>Spawns a thread and waits for it, failing loudly on timeout.</summary>
+    protected GreenThread Run(IEnumerable<Event> body, string? name = null)
+    {
+        var thread = Scheduler.Spawn(body, name);
+        Join(thread);
+        return thread;
+    }
+
+    /// <summary>Waits for a thread, rethrowing its fault, failing loudly on timeout.</summary>
+    protected static void Join(GreenThread thread)
+    {
+        Assert.True(thread.Wait(Timeout), $"{thread} did not end within {Timeout}.");
+    }
+
+    /// <summary>Waits for every green thread of the scheduler, failing loudly on timeout.</summary>
+    protected void WaitForAll()
+    {
+        Assert.True(Scheduler.WaitForAll(Timeout), $"{Scheduler.LiveThreadCount} green threads still live after {Timeout}.");
+    }
+
+    /// <summary>Waits until a condition holds, failing loudly on timeout. For conditions no event signals.</summary>
+    protected static void WaitUntil(Func<bool> condition, string what)
+    {
+        var stopwatch = Stopwatch.StartNew();
+        var spinner = default(SpinWait);
+        while (!condition())
+        {
+            Assert.True(stopwatch.Elapsed < Timeout, $"Timed out waiting until {what}.");
+            spinner.SpinOnce();
+        }
+    }
+}

@@ -1,0 +1,224 @@
+using System;
+using System.Collections.Generic;
+using System.Linq;
+using System.Threading;
+using ThreadIterators;
+
+namespace ThreadIterators.Tests;
+
+public abstract partial class RuntimeContract
+{
+    private const int MessagesPerSender = 400_000;
+
+    [Fact]
+    public void Recv_MessageAlreadyQueued_CompletesWithoutParking()
+    {
+        var inbox = new Mailbox<string>();
+        inbox.Send("first");
+        var received = new List<string>();
+        Run(Receive(inbox, 1, received));
+        Assert.Equal(["first"], received);
+    }
+
+    [Fact]
+    public void Recv_EmptyMailbox_ParksUntilSendFromOsThread()
+    {
+        var inbox = new Mailbox<string>();
+        var received = new List<string>();
+        var receiver = Scheduler.Spawn(Receive(inbox, 2, received));
+        WaitUntil(() => inbox.IsReceiverParked, "the receiver parks");
+        inbox.Send("a");
+        inbox.Send("b");
+        Join(receiver);
+        Assert.Equal(["a", "b"], received);
+    }
+
+    [Fact]
+    public void Send_ManyProducers_OsAndGreen_EveryMessageOnceInPerSenderOrder()
+    {
+        const int osSenders = 2;
+        const int greenSenders = 2;
+        const int senders = osSenders + greenSenders;
+        var inbox = new Mailbox<long>();
+        var counts = new long[senders];
+        var outOfOrder = 0L;
+        var consumer = Scheduler.Spawn(Consume(), "consumer");
+        for (var s = 0; s < greenSenders; s++)
+        {
+            Scheduler.Spawn(GreenSender(inbox, osSenders + s), $"green sender {s}");
+        }
+
+        var threads = Enumerable.Range(0, osSenders).Select(s => new Thread(() =>
+        {
+            for (var i = 0; i < MessagesPerSender; i++)
+            {
+                inbox.Send(Encode(s, i));
+            }
+        })).ToList();
+        threads.ForEach(t => t.Start());
+        threads.ForEach(t => Assert.True(t.Join(Timeout)));
+        Join(consumer);
+
+        Assert.Equal(0, outOfOrder);
+        Assert.All(counts, c => Assert.Equal(MessagesPerSender, c));
+
+        IEnumerable<Event> Consume()
+        {
+            for (long received = 0; received < (long)senders * MessagesPerSender; received++)
+            {
+                var message = inbox.Recv();
+                yield return message;
+                var sender = (int)(message.Value >> 32);
+                var sequence = (int)message.Value;
+                if (sequence != counts[sender])
+                {
+                    outOfOrder++;
+                }
+
+                counts[sender]++;
+            }
+        }
+    }
+
+    [Fact]
+    public void Recv_SecondLiveReceiver_FaultsNamingMailboxAndThread()
+    {
+        var inbox = new Mailbox<int>("shared inbox");
+        var first = Scheduler.Spawn(Receive(inbox, 1, []), "first");
+        WaitUntil(() => inbox.IsReceiverParked, "the first receiver parks");
+        var second = Scheduler.Spawn(Receive(inbox, 1, []), "second");
+
+        var error = Assert.Throws<InvalidOperationException>(() => second.Wait(Timeout));
+        Assert.Contains("'shared inbox'", error.Message, StringComparison.Ordinal);
+        Assert.Contains("'second'", error.Message, StringComparison.Ordinal);
+        Assert.Contains("'first'", error.Message, StringComparison.Ordinal);
+
+        inbox.Send(1);
+        Join(first);
+    }
+
+    [Fact]
+    public void Recv_AfterReceiverExited_AnotherThreadTakesOver()
+    {
+        var inbox = new Mailbox<int>();
+        var received = new List<string>();
+        inbox.Send(1);
+        inbox.Send(2);
+        Run(Receive(inbox, 1, received));
+        Run(Receive(inbox, 1, received));
+        Assert.Equal(["1", "2"], received);
+    }
+
+    [Fact]
+    public void Recv_ParkedReceivers_100000_AllWokenAndCompleted()
+    {
+        const int count = 100_000;
+        var inboxes = new Mailbox<int>[count];
+        var sum = 0L;
+        for (var i = 0; i < count; i++)
+        {
+            inboxes[i] = new Mailbox<int>();
+            Scheduler.Spawn(AddOne(inboxes[i]));
+        }
+
+        WaitUntil(() => inboxes.All(m => m.IsReceiverParked), "all receivers park");
+        for (var i = 0; i < count; i++)
+        {
+            inboxes[i].Send(i);
+        }
+
+        WaitForAll();
+        Assert.Equal((long)count * (count - 1) / 2, Interlocked.Read(ref sum));
+
+        IEnumerable<Event> AddOne(Mailbox<int> inbox)
+        {
+            var message = inbox.Recv();
+            yield return message;
+            Interlocked.Add(ref sum, message.Value);
+        }
+    }
+
+    [Fact]
+    public void Send_RacingReceiversAboutToPark_NoWakeUpIsLost()
+    {
+        // Each round, receivers park (or are about to) while OS threads send; a lost wake-up leaves a receiver
+        // parked with a message in its mailbox, so WaitForAll times out.
+        const int rounds = 200;
+        const int receivers = 64;
+        const int messagesEach = 8;
+        var total = 0L;
+        using var go = new Barrier(3);
+        for (var round = 0; round < rounds; round++)
+        {
+            var inboxes = Enumerable.Range(0, receivers).Select(_ => new Mailbox<int>()).ToArray();
+            foreach (var inbox in inboxes)
+            {
+                Scheduler.Spawn(Sum(inbox));
+            }
+
+            var senders = Enumerable.Range(0, 2).Select(s => new Thread(() =>
+            {
+                go.SignalAndWait();
+                for (var m = s; m < messagesEach; m += 2)
+                {
+                    foreach (var inbox in inboxes)
+                    {
+                        inbox.Send(1);
+                    }
+                }
+            })).ToList();
+            senders.ForEach(t => t.Start());
+            go.SignalAndWait();
+            senders.ForEach(t => Assert.True(t.Join(Timeout)));
+            WaitForAll();
+        }
+
+        Assert.Equal((long)rounds * receivers * messagesEach, total);
+
+        IEnumerable<Event> Sum(Mailbox<int> inbox)
+        {
+            for (var i = 0; i < messagesEach; i++)
+            {
+                var message = inbox.Recv();
+                yield return message;
+                Interlocked.Add(ref total, message.Value);
+            }
+        }
+    }
+
+    [Fact]
+    public void Mailbox_ToStringAndDebuggerDisplay_NameTheMailbox()
+    {
+        var inbox = new Mailbox<int>("orders");
+        Assert.Equal("Mailbox<Int32> 'orders'", inbox.ToString());
+        Assert.Equal("Recv() on Mailbox<Int32> 'orders'", inbox.Recv().ToString());
+        Assert.Same(inbox.Recv(), inbox.Recv());
+    }
+
+    private static long Encode(int sender, int sequence) => ((long)sender << 32) | (uint)sequence;
+
+    private static IEnumerable<Event> GreenSender(Mailbox<long> inbox, int sender)
+    {
+        for (var i = 0; i < MessagesPerSender; i++)
+        {
+            inbox.Send(Encode(sender, i));
+            if (i % 4096 == 0)
+            {
+                yield return Event.Yield;
+            }
+        }
+    }
+
+    private static IEnumerable<Event> Receive<T>(Mailbox<T> inbox, int count, List<string> received)
+    {
+        for (var i = 0; i < count; i++)
+        {
+            var message = inbox.Recv();
+            yield return message;
+            lock (received)
+            {
+                received.Add(message.Value!.ToString()!);
+            }
+        }
+    }
+}

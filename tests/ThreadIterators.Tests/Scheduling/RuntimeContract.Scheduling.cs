@@ -1,0 +1,109 @@
+using System.Collections.Generic;
+using System.Linq;
+using System.Runtime.CompilerServices;
+using Ring;
+using ThreadIterators;
+
+namespace ThreadIterators.Tests;
+
+public abstract partial class RuntimeContract
+{
+    [Theory]
+    [InlineData(1, 0)]
+    [InlineData(1, 1)]
+    [InlineData(2, 1000)]
+    [InlineData(64, 1000)]
+    [InlineData(1000, 100)]
+    [InlineData(10_000, 10)]
+    public void Ring_SeedShape_DrainReceivesEveryMessageInOrder(int n, int m)
+    {
+        var received = new StrongBox<long>(long.MinValue);
+        Run(RingBenchmark.Run(Scheduler, n, m, received));
+        Assert.Equal(m, received.Value);
+        WaitForAll();
+    }
+
+    [Fact]
+    public void WaitForAll_ThreadsSpawningThreads_ReturnsWhenTheLastEnds()
+    {
+        var leaves = 0;
+        Scheduler.Spawn(Tree(depth: 4));
+        WaitForAll();
+        Assert.Equal(10_000, leaves);
+
+        IEnumerable<Event> Tree(int depth)
+        {
+            if (depth == 0)
+            {
+                System.Threading.Interlocked.Increment(ref leaves);
+                yield break;
+            }
+
+            var children = Enumerable.Range(0, 10).Select(_ => Scheduler.Spawn(Tree(depth - 1))).ToList();
+            foreach (var child in children)
+            {
+                yield return child.Exited;
+            }
+        }
+    }
+
+    [Fact]
+    public void SameProgram_RunTwice_OneWorkerProducesTheSameInterleaving()
+    {
+        var first = TracePingPongs();
+        var second = TracePingPongs();
+        Assert.Equal(400, first.Count);
+        if (WorkerCount == 1)
+        {
+            Assert.Equal(first, second);
+        }
+    }
+
+    /// <summary>Four pairs of threads ping-pong 50 times each, all logging to one trace.</summary>
+    private List<string> TracePingPongs()
+    {
+        var trace = new List<string>();
+        Run(Root());
+        return trace;
+
+        IEnumerable<Event> Root()
+        {
+            var pairs = new List<GreenThread>();
+            for (var p = 0; p < 4; p++)
+            {
+                var left = new Mailbox<int>();
+                var right = new Mailbox<int>();
+                pairs.Add(Scheduler.Spawn(Player($"{p}L", left, right, serve: true)));
+                pairs.Add(Scheduler.Spawn(Player($"{p}R", right, left, serve: false)));
+            }
+
+            foreach (var pair in pairs)
+            {
+                yield return pair.Exited;
+            }
+        }
+
+        IEnumerable<Event> Player(string name, Mailbox<int> inbox, Mailbox<int> outbox, bool serve)
+        {
+            if (serve)
+            {
+                outbox.Send(0);
+            }
+
+            for (var i = 0; i < 50; i++)
+            {
+                var ball = inbox.Recv();
+                yield return ball;
+                lock (trace)
+                {
+                    trace.Add($"{name}:{ball.Value}");
+                }
+
+                if (i < 49 || !serve)
+                {
+                    outbox.Send(ball.Value + 1);
+                }
+            }
+        }
+    }
+}
