@@ -58,17 +58,17 @@ public abstract class Event
     }
 
     /// <summary>
-    /// Called on the worker that runs <paramref name="thread"/> right after the thread yielded this event.
+    /// Called on <paramref name="worker"/>, which runs <paramref name="thread"/>, right after the thread yielded this event.
     /// </summary>
     /// <remarks>
     /// On <see cref="EventOutcome.Parked"/> the event has taken responsibility for waking the thread exactly once
     /// (through <see cref="Scheduler.Ready"/>); from that moment another worker may already be running it, so the
     /// caller must not touch the thread again.
     /// </remarks>
-    internal abstract EventOutcome Park(GreenThread thread);
+    internal abstract EventOutcome Park(GreenThread thread, Worker worker);
 
     /// <summary>
-    /// Called on the worker that resumes a thread this event parked, before the thread's body continues.
+    /// Called on <paramref name="worker"/>, which resumes a thread this event parked, before the thread's body continues.
     /// </summary>
-    internal virtual EventOutcome Resume(GreenThread thread) => EventOutcome.Continue;
+    internal virtual EventOutcome Resume(GreenThread thread, Worker worker) => EventOutcome.Continue;
 }

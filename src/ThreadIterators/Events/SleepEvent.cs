@@ -16,7 +16,7 @@ internal sealed class SleepEvent : Event
     /// <summary>Gets the <see cref="System.Diagnostics.Stopwatch"/> timestamp of the latest sleep's deadline; for tests.</summary>
     internal long LastDeadline { get; private set; }
 
-    internal override EventOutcome Park(GreenThread thread)
+    internal override EventOutcome Park(GreenThread thread, Worker worker)
     {
         var deadline = TimerQueue.DeadlineAfter(_duration);
         LastDeadline = deadline;

@@ -5,9 +5,9 @@ namespace ThreadIterators;
 /// </summary>
 internal sealed class YieldEvent : Event
 {
-    internal override EventOutcome Park(GreenThread thread)
+    internal override EventOutcome Park(GreenThread thread, Worker worker)
     {
-        thread.Scheduler.Requeue(thread);
+        worker.PushLocal(thread);
         return EventOutcome.Parked;
     }
 

@@ -83,7 +83,7 @@ public sealed class Mailbox<T>
     /// <param name="message">The message.</param>
     public void Send(T message)
     {
-        var node = NodePool<T>.Rent();
+        var node = NodePool<T>.Rent(NodeCache.Current);
         node.Value = message;
         var previous = Interlocked.Exchange(ref _head, node);
         if (previous is not null && previous != s_parked)
@@ -133,8 +133,8 @@ public sealed class Mailbox<T>
         }
     }
 
-    /// <summary>Takes the oldest message if there is one. Receiver only.</summary>
-    internal bool TryTake(out T message)
+    /// <summary>Takes the oldest message if there is one. Receiver only, on the worker that owns <paramref name="nodes"/>.</summary>
+    internal bool TryTake(NodeCache nodes, out T message)
     {
         var stub = _stub;
         MessageNode<T>? next;
@@ -164,7 +164,7 @@ public sealed class Mailbox<T>
                 next = WaitForLink(ref stub.Next);
             }
 
-            NodePool<T>.Return(stub);
+            NodePool<T>.Return(stub, nodes);
         }
 
         _stub = next;

@@ -5,8 +5,8 @@ using System.Threading;
 namespace ThreadIterators;
 
 /// <summary>
-/// Recycles <see cref="MessageNode{T}"/>s. Each OS thread keeps its own stack of free nodes (no synchronisation on
-/// the hot path); a stack that fills up hands half to a shared list, and an empty one takes a batch back, so nodes
+/// Recycles <see cref="MessageNode{T}"/>s. Each OS thread keeps its own stack of free nodes in its
+/// <see cref="NodeCache"/> (no synchronisation on the hot path); a stack that fills up hands half to a shared list, and an empty one takes a batch back, so nodes
 /// flow from the workers that receive to the threads that send.
 /// </summary>
 /// <remarks>Any thread. A thread's stack is touched only by that thread; the shared list under a lock.</remarks>
@@ -19,8 +19,8 @@ internal static class NodePool<T>
     /// <summary>The most nodes the shared list keeps; beyond it nodes go to the garbage collector.</summary>
     private const int SharedLimit = 64 * 1024;
 
-    /// <summary>This message type's slot in <see cref="PerThread.NodeStacks"/>.</summary>
-    private static readonly int s_slot = PerThread.AllocateSlot();
+    /// <summary>This message type's slot in <see cref="NodeCache.Stacks"/>.</summary>
+    private static readonly int s_slot = NodeCache.AllocateSlot();
 
     /// <summary>Whether a pooled node must drop its message so the pool keeps no message alive.</summary>
     private static readonly bool s_clearValues = RuntimeHelpers.IsReferenceOrContainsReferences<T>();
@@ -34,12 +34,13 @@ internal static class NodePool<T>
     /// <summary>How many nodes <see cref="s_shared"/> holds.</summary>
     private static int s_sharedCount;
 
-    /// <summary>Takes a node whose <see cref="MessageNode{T}.Next"/> is null.</summary>
+    /// <summary>Takes a node whose <see cref="MessageNode{T}.Next"/> is null from the calling thread's cache.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    internal static MessageNode<T> Rent()
+    internal static MessageNode<T> Rent(NodeCache cache)
     {
-        var stacks = PerThread.NodeStacks;
-        if (stacks is not null && (uint)s_slot < (uint)stacks.Length && stacks[s_slot] is { } slot)
+
+        var stacks = cache.Stacks;
+        if ((uint)s_slot < (uint)stacks.Length && stacks[s_slot] is { } slot)
         {
             var stack = Unsafe.As<Stack>(slot);
             var count = stack.Count;
@@ -52,20 +53,21 @@ internal static class NodePool<T>
             }
         }
 
-        return RentSlow();
+        return RentSlow(cache);
     }
 
-    /// <summary>Gives back a node nobody else references any more.</summary>
+    /// <summary>Gives back a node nobody else references any more to the calling thread's cache.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    internal static void Return(MessageNode<T> node)
+    internal static void Return(MessageNode<T> node, NodeCache cache)
     {
+
         if (s_clearValues)
         {
             node.Value = default!;
         }
 
-        var stacks = PerThread.NodeStacks;
-        if (stacks is not null && (uint)s_slot < (uint)stacks.Length && stacks[s_slot] is { } slot)
+        var stacks = cache.Stacks;
+        if ((uint)s_slot < (uint)stacks.Length && stacks[s_slot] is { } slot)
         {
             var stack = Unsafe.As<Stack>(slot);
             var count = stack.Count;
@@ -77,26 +79,26 @@ internal static class NodePool<T>
             }
         }
 
-        ReturnSlow(node);
+        ReturnSlow(node, cache);
     }
 
-    private static Stack GetStack()
+    private static Stack GetStack(NodeCache cache)
     {
-        var stacks = PerThread.NodeStacks;
-        if (stacks is null || (uint)s_slot >= (uint)stacks.Length)
+        var stacks = cache.Stacks;
+        if ((uint)s_slot >= (uint)stacks.Length)
         {
-            var grown = new object?[Math.Max(s_slot + 1, 8)];
-            stacks?.CopyTo(grown, 0);
-            PerThread.NodeStacks = stacks = grown;
+            var grown = new object?[Math.Max(s_slot + 1, 2 * stacks.Length)];
+            stacks.CopyTo(grown, 0);
+            cache.Stacks = stacks = grown;
         }
 
         return stacks[s_slot] as Stack ?? (Stack)(stacks[s_slot] = new Stack());
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private static MessageNode<T> RentSlow()
+    private static MessageNode<T> RentSlow(NodeCache cache)
     {
-        var stack = GetStack();
+        var stack = GetStack(cache);
         lock (s_lock)
         {
             while (stack.Count < Batch && s_shared is { } node)
@@ -118,9 +120,9 @@ internal static class NodePool<T>
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private static void ReturnSlow(MessageNode<T> node)
+    private static void ReturnSlow(MessageNode<T> node, NodeCache cache)
     {
-        var stack = GetStack();
+        var stack = GetStack(cache);
         if (stack.Count == stack.Items.Length)
         {
             lock (s_lock)

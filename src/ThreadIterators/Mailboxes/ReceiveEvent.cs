@@ -28,7 +28,7 @@ public sealed class ReceiveEvent<T> : Event
     /// <inheritdoc/>
     public override string ToString() => $"Recv() on {_mailbox}";
 
-    internal override EventOutcome Park(GreenThread thread)
+    internal override EventOutcome Park(GreenThread thread, Worker worker)
     {
         var mailbox = _mailbox;
         if (mailbox.Receiver != thread)
@@ -36,7 +36,7 @@ public sealed class ReceiveEvent<T> : Event
             mailbox.Bind(thread);
         }
 
-        if (mailbox.TryTake(out var message) || !mailbox.TryPark() && mailbox.TryTake(out message))
+        if (mailbox.TryTake(worker.Nodes, out var message) || !mailbox.TryPark() && mailbox.TryTake(worker.Nodes, out message))
         {
             Value = message;
             return EventOutcome.Continue;
@@ -45,9 +45,9 @@ public sealed class ReceiveEvent<T> : Event
         return EventOutcome.Parked;
     }
 
-    internal override EventOutcome Resume(GreenThread thread)
+    internal override EventOutcome Resume(GreenThread thread, Worker worker)
     {
-        var taken = _mailbox.TryTake(out var message);
+        var taken = _mailbox.TryTake(worker.Nodes, out var message);
         Debug.Assert(taken, "A receiver is woken only by a send that linked a message.");
         Value = message;
         return EventOutcome.Continue;

@@ -289,19 +289,6 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
         }
     }
 
-    /// <summary>Puts a thread that gave up its turn at the back of the calling worker's queue.</summary>
-    internal void Requeue(GreenThread thread)
-    {
-        if (Worker.Current is { } worker && worker.Scheduler == this)
-        {
-            worker.PushLocal(thread);
-        }
-        else
-        {
-            Inject(thread, wake: true);
-        }
-    }
-
     /// <summary>Adds a thread to the inject queue; any thread.</summary>
     internal void Inject(GreenThread thread, bool wake)
     {

@@ -166,7 +166,7 @@ internal sealed class ExitEvent : Event
         }
     }
 
-    internal override EventOutcome Park(GreenThread thread)
+    internal override EventOutcome Park(GreenThread thread, Worker worker)
     {
         if (thread == _thread)
         {
@@ -200,10 +200,10 @@ internal sealed class ExitEvent : Event
             }
         }
 
-        return Resume(thread);
+        return Resume(thread, worker);
     }
 
-    internal override EventOutcome Resume(GreenThread thread)
+    internal override EventOutcome Resume(GreenThread thread, Worker worker)
     {
         // Completed: _fault is written before the completion is published under the lock that Park took.
         if (_fault is null)
