@@ -29,19 +29,22 @@ internal static class Program
         }
 
         var result = new StrongBox<long>();
+        var allocatedAtPump = new StrongBox<long>();
         var allocatedBefore = GC.GetTotalAllocatedBytes(precise: true);
         var gen0Before = GC.CollectionCount(0);
         var stopwatch = Stopwatch.StartNew();
-        scheduler.Spawn(RingBenchmark.Run(scheduler, n, m, result), "ring");
+        scheduler.Spawn(RingBenchmark.Run(scheduler, n, m, result, allocatedAtPump), "ring");
         scheduler.WaitForAll();
         stopwatch.Stop();
-        var allocated = GC.GetTotalAllocatedBytes(precise: true) - allocatedBefore;
+        var allocatedAfter = GC.GetTotalAllocatedBytes(precise: true);
+        var allocated = allocatedAfter - allocatedBefore;
+        var allocatedByHops = allocatedAfter - allocatedAtPump.Value;
         var gen0 = GC.CollectionCount(0) - gen0Before;
 
         var hops = (long)n * m;
         var ms = stopwatch.Elapsed.TotalMilliseconds;
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-            $"N={n} M={m} workers={workers} hops={hops} elapsed_ms={ms:F1} ns_per_hop={ms * 1e6 / hops:F2} allocated_bytes={allocated} gen0={gen0} received={result.Value}"));
+            $"N={n} M={m} workers={workers} hops={hops} elapsed_ms={ms:F1} ns_per_hop={ms * 1e6 / hops:F2} allocated_bytes={allocated} allocated_after_spawn={allocatedByHops} bytes_per_hop_after_spawn={(double)allocatedByHops / hops:F4} gen0={gen0} received={result.Value}"));
         if (result.Value != m)
         {
             Console.Error.WriteLine($"wrong result: the drain received {result.Value} messages in order, expected {m}");

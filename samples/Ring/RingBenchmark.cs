@@ -1,3 +1,4 @@
+using System;
 using System.Collections.Generic;
 using System.Runtime.CompilerServices;
 using ThreadIterators;
@@ -18,10 +19,16 @@ public static class RingBenchmark
     /// <param name="n">Forwarders.</param>
     /// <param name="m">Messages.</param>
     /// <param name="result">Receives the drain's count of messages, or -1 if they arrived out of order.</param>
-    public static IEnumerable<Event> Run(Scheduler scheduler, int n, int m, StrongBox<long> result)
+    /// <param name="allocatedAtPump">If given, receives the process's allocated bytes once the forwarders are spawned, just before the pump starts.</param>
+    public static IEnumerable<Event> Run(Scheduler scheduler, int n, int m, StrongBox<long> result, StrongBox<long>? allocatedAtPump = null)
     {
         var inbox = new Mailbox<int>();
         var outbox = SpawnForwarders(scheduler, n, inbox);
+        if (allocatedAtPump is not null)
+        {
+            allocatedAtPump.Value = GC.GetTotalAllocatedBytes(precise: true);
+        }
+
         scheduler.Spawn(Pump(m, inbox));
         var drain = scheduler.Spawn(Drain(outbox, result));
         yield return drain.Exited;

@@ -1,4 +1,5 @@
 using System;
+using System.Diagnostics.CodeAnalysis;
 using System.Threading;
 
 namespace ThreadIterators;
@@ -31,6 +32,7 @@ namespace ThreadIterators;
 /// </code>
 /// </example>
 /// </remarks>
+[SuppressMessage("Naming", "CA1716:Identifiers should not match keywords", Justification = "Event is the name the programming model is built on: threads yield events.")]
 public abstract class Event
 {
     private protected Event()

@@ -1,5 +1,6 @@
 using System;
 using System.Diagnostics;
+using System.Diagnostics.CodeAnalysis;
 using System.Runtime.ExceptionServices;
 using System.Threading;
 
@@ -13,6 +14,7 @@ namespace ThreadIterators;
 /// Everything except <see cref="Queue"/> (stolen from by other workers) and <see cref="Unpark"/> is touched only by
 /// the worker's own OS thread.
 /// </remarks>
+[SuppressMessage("Reliability", "CA1001:Types that own disposable fields should be disposable", Justification = "The park event holds no kernel handle (it is never waited on through WaitHandle), and a sender on another OS thread may still set it after the scheduler is disposed.")]
 internal sealed class Worker
 {
     /// <summary>

@@ -1,4 +1,5 @@
 using System;
+using System.Diagnostics.CodeAnalysis;
 using System.Threading;
 
 namespace ThreadIterators;
@@ -9,6 +10,7 @@ namespace ThreadIterators;
 /// fault (joining, waiting, awaiting, reading the exception) suppresses it. Exists only for faulted threads.
 /// </summary>
 /// <remarks>Any thread; the finalizer runs on the finalizer thread.</remarks>
+[SuppressMessage("Usage", "CA1816:Dispose methods should call SuppressFinalize", Justification = "The finalizer exists to report; observing or reporting the fault is what makes it unnecessary, not disposal.")]
 internal sealed class FaultSentinel
 {
     /// <summary>The thread that faulted.</summary>

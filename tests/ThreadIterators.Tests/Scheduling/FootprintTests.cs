@@ -10,7 +10,7 @@ namespace ThreadIterators.Tests;
 /// What the hot path allocates and what a parked thread costs, measured with the runtime's own counters.
 /// These read allocations, not time, so they are deterministic enough to assert on.
 /// </summary>
-[Collection(MeasurementCollection.Name)]
+[Collection(MeasurementsRunAlone.Name)]
 public sealed class FootprintTests
 {
     [Theory]

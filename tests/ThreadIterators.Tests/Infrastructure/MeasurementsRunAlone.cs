@@ -4,7 +4,7 @@ namespace ThreadIterators.Tests;
 /// Tests that read process-wide allocation or heap counters; they run alone so no other test's allocations count.
 /// </summary>
 [CollectionDefinition(Name, DisableParallelization = true)]
-public sealed class MeasurementCollection
+public sealed class MeasurementsRunAlone
 {
     public const string Name = "Measurements (run alone)";
 }
