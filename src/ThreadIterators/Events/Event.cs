@@ -64,7 +64,7 @@ public abstract class Event
     /// </summary>
     /// <remarks>
     /// On <see cref="EventOutcome.Parked"/> the event has taken responsibility for waking the thread exactly once
-    /// (through <see cref="Scheduler.Ready"/>); from that moment another worker may already be running it, so the
+    /// (through <see cref="Scheduler.Ready(GreenThread)"/>); from that moment another worker may already be running it, so the
     /// caller must not touch the thread again.
     /// </remarks>
     internal abstract EventOutcome Park(GreenThread thread, Worker worker);

@@ -83,7 +83,8 @@ public sealed class Mailbox<T>
     /// <param name="message">The message.</param>
     public void Send(T message)
     {
-        var node = NodePool<T>.Rent(NodeCache.Current);
+        var context = ThreadContext.Current;
+        var node = NodePool<T>.Rent(context);
         node.Value = message;
         var previous = Interlocked.Exchange(ref _head, node);
         if (previous is not null && previous != s_parked)
@@ -107,7 +108,7 @@ public sealed class Mailbox<T>
         if (previous == s_parked)
         {
             var receiver = _receiver!;
-            receiver.Scheduler.Ready(receiver);
+            receiver.Scheduler.Ready(receiver, context);
         }
     }
 
@@ -134,7 +135,7 @@ public sealed class Mailbox<T>
     }
 
     /// <summary>Takes the oldest message if there is one. Receiver only, on the worker that owns <paramref name="nodes"/>.</summary>
-    internal bool TryTake(NodeCache nodes, out T message)
+    internal bool TryTake(ThreadContext nodes, out T message)
     {
         var stub = _stub;
         MessageNode<T>? next;

@@ -6,7 +6,7 @@ namespace ThreadIterators;
 
 /// <summary>
 /// Recycles <see cref="MessageNode{T}"/>s. Each OS thread keeps its own stack of free nodes in its
-/// <see cref="NodeCache"/> (no synchronisation on the hot path); a stack that fills up hands half to a shared list, and an empty one takes a batch back, so nodes
+/// <see cref="ThreadContext"/> (no synchronisation on the hot path); a stack that fills up hands half to a shared list, and an empty one takes a batch back, so nodes
 /// flow from the workers that receive to the threads that send.
 /// </summary>
 /// <remarks>Any thread. A thread's stack is touched only by that thread; the shared list under a lock.</remarks>
@@ -19,8 +19,8 @@ internal static class NodePool<T>
     /// <summary>The most nodes the shared list keeps; beyond it nodes go to the garbage collector.</summary>
     private const int SharedLimit = 64 * 1024;
 
-    /// <summary>This message type's slot in <see cref="NodeCache.Stacks"/>.</summary>
-    private static readonly int s_slot = NodeCache.AllocateSlot();
+    /// <summary>This message type's slot in <see cref="ThreadContext.NodeStacks"/>.</summary>
+    private static readonly int s_slot = ThreadContext.AllocateSlot();
 
     /// <summary>Whether a pooled node must drop its message so the pool keeps no message alive.</summary>
     private static readonly bool s_clearValues = RuntimeHelpers.IsReferenceOrContainsReferences<T>();
@@ -36,10 +36,10 @@ internal static class NodePool<T>
 
     /// <summary>Takes a node whose <see cref="MessageNode{T}.Next"/> is null from the calling thread's cache.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    internal static MessageNode<T> Rent(NodeCache cache)
+    internal static MessageNode<T> Rent(ThreadContext cache)
     {
 
-        var stacks = cache.Stacks;
+        var stacks = cache.NodeStacks;
         if ((uint)s_slot < (uint)stacks.Length && stacks[s_slot] is { } slot)
         {
             var stack = Unsafe.As<Stack>(slot);
@@ -58,7 +58,7 @@ internal static class NodePool<T>
 
     /// <summary>Gives back a node nobody else references any more to the calling thread's cache.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    internal static void Return(MessageNode<T> node, NodeCache cache)
+    internal static void Return(MessageNode<T> node, ThreadContext cache)
     {
 
         if (s_clearValues)
@@ -66,7 +66,7 @@ internal static class NodePool<T>
             node.Value = default!;
         }
 
-        var stacks = cache.Stacks;
+        var stacks = cache.NodeStacks;
         if ((uint)s_slot < (uint)stacks.Length && stacks[s_slot] is { } slot)
         {
             var stack = Unsafe.As<Stack>(slot);
@@ -82,21 +82,21 @@ internal static class NodePool<T>
         ReturnSlow(node, cache);
     }
 
-    private static Stack GetStack(NodeCache cache)
+    private static Stack GetStack(ThreadContext cache)
     {
-        var stacks = cache.Stacks;
+        var stacks = cache.NodeStacks;
         if ((uint)s_slot >= (uint)stacks.Length)
         {
             var grown = new object?[Math.Max(s_slot + 1, 2 * stacks.Length)];
             stacks.CopyTo(grown, 0);
-            cache.Stacks = stacks = grown;
+            cache.NodeStacks = stacks = grown;
         }
 
         return stacks[s_slot] as Stack ?? (Stack)(stacks[s_slot] = new Stack());
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private static MessageNode<T> RentSlow(NodeCache cache)
+    private static MessageNode<T> RentSlow(ThreadContext cache)
     {
         var stack = GetStack(cache);
         lock (s_lock)
@@ -120,7 +120,7 @@ internal static class NodePool<T>
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private static void ReturnSlow(MessageNode<T> node, NodeCache cache)
+    private static void ReturnSlow(MessageNode<T> node, ThreadContext cache)
     {
         var stack = GetStack(cache);
         if (stack.Count == stack.Items.Length)

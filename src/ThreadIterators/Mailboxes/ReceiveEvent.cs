@@ -36,7 +36,7 @@ public sealed class ReceiveEvent<T> : Event
             mailbox.Bind(thread);
         }
 
-        if (mailbox.TryTake(worker.Nodes, out var message) || !mailbox.TryPark() && mailbox.TryTake(worker.Nodes, out message))
+        if (mailbox.TryTake(worker.Context, out var message) || !mailbox.TryPark() && mailbox.TryTake(worker.Context, out message))
         {
             Value = message;
             return EventOutcome.Continue;
@@ -47,7 +47,7 @@ public sealed class ReceiveEvent<T> : Event
 
     internal override EventOutcome Resume(GreenThread thread, Worker worker)
     {
-        var taken = _mailbox.TryTake(worker.Nodes, out var message);
+        var taken = _mailbox.TryTake(worker.Context, out var message);
         Debug.Assert(taken, "A receiver is woken only by a send that linked a message.");
         Value = message;
         return EventOutcome.Continue;

@@ -162,7 +162,7 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
         var thread = new GreenThread(this, body.GetEnumerator(), Interlocked.Increment(ref _lastId), name);
         Interlocked.Increment(ref _live);
         _registry.Add(thread);
-        if (Worker.Current is { } worker && worker.Scheduler == this)
+        if (ThreadContext.Current.Worker is { } worker && worker.Scheduler == this)
         {
             worker.PushLocal(thread);
         }
@@ -184,9 +184,9 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
     /// <exception cref="InvalidOperationException">Called on a worker of this scheduler.</exception>
     public bool WaitForAll(TimeSpan timeout)
     {
-        if (Worker.Current?.Scheduler == this)
+        if (ThreadContext.Current.Worker?.Scheduler == this)
         {
-            throw new InvalidOperationException($"{Worker.Current.Running} called WaitForAll() on its own scheduler, which can never finish while it runs.");
+            throw new InvalidOperationException($"{ThreadContext.Current.Worker!.RunningDescription} called WaitForAll() on its own scheduler, which can never finish while it runs.");
         }
 
         var deadline = timeout == Timeout.InfiniteTimeSpan ? long.MaxValue : Stopwatch.GetTimestamp() + (long)(timeout.TotalSeconds * Stopwatch.Frequency);
@@ -232,9 +232,9 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
     /// <exception cref="InvalidOperationException">Called from a green thread of this scheduler.</exception>
     public void Dispose()
     {
-        if (Worker.Current?.Scheduler == this)
+        if (ThreadContext.Current.Worker?.Scheduler == this)
         {
-            throw new InvalidOperationException($"{Worker.Current.Running} tried to dispose its own scheduler; a worker cannot wait for itself to stop.");
+            throw new InvalidOperationException($"{ThreadContext.Current.Worker!.RunningDescription} tried to dispose its own scheduler; a worker cannot wait for itself to stop.");
         }
 
         if (Interlocked.Exchange(ref _disposed, 1) != 0)
@@ -265,9 +265,9 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
     /// <returns>A task that completes when disposal has finished.</returns>
     public ValueTask DisposeAsync()
     {
-        if (Worker.Current?.Scheduler == this)
+        if (ThreadContext.Current.Worker?.Scheduler == this)
         {
-            throw new InvalidOperationException($"{Worker.Current.Running} tried to dispose its own scheduler; a worker cannot wait for itself to stop.");
+            throw new InvalidOperationException($"{ThreadContext.Current.Worker!.RunningDescription} tried to dispose its own scheduler; a worker cannot wait for itself to stop.");
         }
 
         return new ValueTask(Task.Factory.StartNew(Dispose, CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default));
@@ -277,9 +277,12 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
     public override string ToString() => $"Scheduler ({WorkerCount} workers)";
 
     /// <summary>Makes a parked thread runnable: on the calling worker's run-next slot, or through the inject queue from any other thread.</summary>
-    internal void Ready(GreenThread thread)
+    internal void Ready(GreenThread thread) => Ready(thread, ThreadContext.Current);
+
+    /// <summary>As <see cref="Ready(GreenThread)"/>, for a caller that has the calling thread's context at hand.</summary>
+    internal void Ready(GreenThread thread, ThreadContext context)
     {
-        if (Worker.Current is { } worker && worker.Scheduler == this)
+        if (context.Worker is { } worker && worker.Scheduler == this)
         {
             worker.PushRunNext(thread);
         }

@@ -34,10 +34,6 @@ internal sealed class Worker
     /// <summary>Every this many turns the inject queue is looked at first, so injected threads are not starved by local ones (Go uses 61).</summary>
     private const int InjectInterval = 61;
 
-    /// <summary>The worker of the calling OS thread, if it is one.</summary>
-    [ThreadStatic]
-    private static Worker? t_current;
-
     /// <summary>Wakes the worker when parked. Set by wakers, reset by the worker.</summary>
     private readonly ManualResetEventSlim _parker = new(false, 0);
 
@@ -61,15 +57,13 @@ internal sealed class Worker
         Scheduler = scheduler;
         Index = index;
         _random = (uint)(index * 2654435761u) | 1;
+        Context = new ThreadContext(this);
         _thread = new Thread(Main)
         {
             IsBackground = true,
             Name = $"ThreadIterators worker {index}",
         };
     }
-
-    /// <summary>Gets the worker of the calling OS thread, or null if it is not a worker.</summary>
-    internal static Worker? Current => t_current;
 
     /// <summary>Gets the scheduler this worker belongs to.</summary>
     internal Scheduler Scheduler { get; }
@@ -80,11 +74,15 @@ internal sealed class Worker
     /// <summary>Gets the worker's queue of runnable threads.</summary>
     internal LocalRunQueue Queue { get; } = new();
 
-    /// <summary>Gets this worker's free message nodes; also the worker OS thread's <see cref="NodeCache.Current"/>.</summary>
-    internal NodeCache Nodes { get; } = new();
+    /// <summary>Gets this worker's context; also its OS thread's <see cref="ThreadContext.Current"/>.</summary>
+    internal ThreadContext Context { get; }
 
     /// <summary>Gets the green thread this worker is running, if any.</summary>
-    internal GreenThread? Running { get; private set; }
+    /// <remarks>Kept as an id rather than a reference: a reference store costs a GC write barrier on every turn.</remarks>
+    internal long RunningId { get; private set; }
+
+    /// <summary>Gets a description of the green thread this worker is running, for exception messages.</summary>
+    internal string RunningDescription => RunningId == 0 ? "Code on a worker" : $"GreenThread #{RunningId}";
 
     internal void Start() => _thread.Start();
 
@@ -116,8 +114,7 @@ internal sealed class Worker
 
     private void Main()
     {
-        t_current = this;
-        NodeCache.SetCurrent(Nodes);
+        ThreadContext.SetCurrent(Context);
         try
         {
             while (!Scheduler.IsStopping)
@@ -133,8 +130,7 @@ internal sealed class Worker
         }
         finally
         {
-            t_current = null;
-            NodeCache.SetCurrent(null);
+            ThreadContext.SetCurrent(null);
         }
     }
 
@@ -237,7 +233,7 @@ internal sealed class Worker
     /// <summary>Runs one turn of a green thread: resumes it from its event, then steps its body until it parks, ends, or uses up its budget.</summary>
     private void RunTurn(GreenThread thread)
     {
-        Running = thread;
+        RunningId = thread.Id;
         var body = thread.Body!;
         try
         {
@@ -279,7 +275,7 @@ internal sealed class Worker
         }
         finally
         {
-            Running = null;
+            RunningId = 0;
         }
     }
 }

@@ -102,9 +102,9 @@ public sealed class GreenThread
     /// <exception cref="InvalidOperationException">Called on a worker of this thread's scheduler; yield <see cref="Exited"/> instead.</exception>
     public bool Wait(TimeSpan timeout)
     {
-        if (Worker.Current?.Scheduler == Scheduler)
+        if (ThreadContext.Current.Worker?.Scheduler == Scheduler)
         {
-            throw new InvalidOperationException($"{Worker.Current.Running} called Wait() on {this}, which would block a worker of the scheduler; yield {nameof(Exited)} instead.");
+            throw new InvalidOperationException($"{ThreadContext.Current.Worker!.RunningDescription} called Wait() on {this}, which would block a worker of the scheduler; yield {nameof(Exited)} instead.");
         }
 
         return GetExitEvent().Wait(timeout);
