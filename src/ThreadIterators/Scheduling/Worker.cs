@@ -150,8 +150,10 @@ internal sealed class Worker
         if ((thread = _runNext) is not null)
         {
             _runNext = null;
-            if (++_runNextStreak <= RunNextCap)
+            if (++_runNextStreak <= RunNextCap || Queue.Count == 0)
             {
+                // With nothing queued behind it there is nobody to be fair to; queueing it would only wake an idle
+                // worker to steal it, moving a one-token ring to the other core every few hops.
                 return thread;
             }
 

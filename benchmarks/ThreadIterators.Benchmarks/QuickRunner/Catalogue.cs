@@ -1,0 +1,91 @@
+using System.Collections.Generic;
+using ThreadIterators.Benchmarks.Workloads;
+
+namespace ThreadIterators.Benchmarks.QuickRunner;
+
+/// <summary>Every workload of the quick runner, with the same code the BenchmarkDotNet suites run.</summary>
+internal static class Catalogue
+{
+    /// <summary>Gets the workloads in the order the comparison table lists them.</summary>
+    public static IReadOnlyList<WorkloadSpec> All { get; } =
+    [
+        new(
+            "ring",
+            Defaults: new(N: 10_000, M: 1_000, Hops: 0),
+            ComparisonSizes: new(N: 10_000, M: 200, Hops: 0),
+            o => $"n={o.N} m={o.M}",
+            o => o.N * o.M,
+            o => Workloads.Ring.Expected(o.M),
+            [
+                new(Implementation.GreenThreads, true, (s, o) => Workloads.Ring.GreenThreads(s!, (int)o.N, (int)o.M)),
+                new(Implementation.Tasks, false, (_, o) => Workloads.Ring.Tasks((int)o.N, (int)o.M)),
+            ]),
+        new(
+            "threadring",
+            Defaults: new(N: 0, M: 0, Hops: 10_000_000),
+            ComparisonSizes: new(N: 0, M: 0, Hops: 2_000_000),
+            o => $"hops={o.Hops}",
+            o => o.Hops,
+            o => ThreadRing.Expected(o.Hops),
+            [
+                new(Implementation.GreenThreads, true, (s, o) => ThreadRing.GreenThreads(s!, o.Hops)),
+                new(Implementation.Tasks, false, (_, o) => ThreadRing.Tasks(o.Hops)),
+                new(Implementation.Threads, false, (_, o) => ThreadRing.OsThreads(o.Hops), o => o with { Hops = o.Hops / 50 }),
+            ]),
+        new(
+            "parallelthreadring",
+            Defaults: new(N: 0, M: 0, Hops: 503 * 20_000),
+            ComparisonSizes: new(N: 0, M: 0, Hops: 503 * 4_000),
+            o => $"hops={ParallelThreadRing.Expected(o.Hops)}",
+            o => ParallelThreadRing.Expected(o.Hops),
+            o => ParallelThreadRing.Expected(o.Hops),
+            [
+                new(Implementation.GreenThreads, true, (s, o) => ParallelThreadRing.GreenThreads(s!, o.Hops)),
+                new(Implementation.Tasks, false, (_, o) => ParallelThreadRing.Tasks(o.Hops)),
+            ]),
+        new(
+            "pingpong",
+            Defaults: new(N: 0, M: 10_000_000, Hops: 0),
+            ComparisonSizes: new(N: 0, M: 2_000_000, Hops: 0),
+            o => $"m={o.M}",
+            o => o.M,
+            o => PingPong.Expected(o.M),
+            [
+                new(Implementation.GreenThreads, true, (s, o) => PingPong.GreenThreads(s!, o.M)),
+                new(Implementation.Tasks, false, (_, o) => PingPong.Tasks(o.M)),
+            ]),
+        new(
+            "countingactor",
+            Defaults: new(N: 0, M: 50_000_000, Hops: 0),
+            ComparisonSizes: new(N: 0, M: 5_000_000, Hops: 0),
+            o => $"m={o.M}",
+            o => o.M,
+            o => CountingActor.Expected(o.M),
+            [
+                new(Implementation.GreenThreads, true, (s, o) => CountingActor.GreenThreads(s!, o.M)),
+                new(Implementation.Tasks, false, (_, o) => CountingActor.Tasks(o.M)),
+            ]),
+        new(
+            "producerconsumer",
+            Defaults: new(N: 0, M: 50_000_000, Hops: 0),
+            ComparisonSizes: new(N: 0, M: 4_000_000, Hops: 0),
+            o => $"m={o.M}",
+            o => o.M,
+            o => ProducerConsumer.Expected(o.M),
+            [
+                new(Implementation.GreenThreads, true, (s, o) => ProducerConsumer.GreenThreads(s!, o.M)),
+                new(Implementation.Tasks, false, (_, o) => ProducerConsumer.Tasks(o.M)),
+            ]),
+        new(
+            "skynet",
+            Defaults: new(N: 1_000_000, M: 0, Hops: 0),
+            ComparisonSizes: new(N: 1_000_000, M: 0, Hops: 0),
+            o => $"leaves={o.N}",
+            o => Skynet.Threads(o.N),
+            o => Skynet.Expected(o.N),
+            [
+                new(Implementation.GreenThreads, true, (s, o) => Skynet.GreenThreads(s!, o.N)),
+                new(Implementation.Tasks, false, (_, o) => Skynet.Tasks(o.N)),
+            ]),
+    ];
+}

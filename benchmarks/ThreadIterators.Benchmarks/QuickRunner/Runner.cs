@@ -1,0 +1,126 @@
+using System;
+using System.Collections.Generic;
+using System.Globalization;
+using System.IO;
+using System.Linq;
+using System.Text.Json;
+
+namespace ThreadIterators.Benchmarks.QuickRunner;
+
+/// <summary>
+/// The quick runner: <c>run [workload] [--n N] [--m M] [--hops H] [--workers W] [--impl NAME[,NAME]] [--runs R] [--json]</c>.
+/// It prints each run and the median, verifies every result, and exits with 1 if any was wrong. With no workload it
+/// runs a short comparison of every workload against its baselines and prints one table.
+/// </summary>
+internal static class Runner
+{
+    private const string Usage =
+        "usage: run [ring|threadring|parallelthreadring|pingpong|countingactor|producerconsumer|skynet]\n" +
+        "           [--n N] [--m M] [--hops H] [--workers W] [--impl threaditerators|tasks|threads[,...]] [--runs R] [--json]\n" +
+        "  ring: --n forwarders, --m messages; threadring, parallelthreadring: --hops; pingpong, countingactor,\n" +
+        "  producerconsumer: --m messages; skynet: --n leaves (a power of ten). Without --workers, green threads run\n" +
+        "  with 1 and with 2 workers. With no workload, a short comparison of every workload is printed as a table.";
+
+    public static int Execute(string[] args)
+    {
+        if (!CommandLine.TryParse(args, out var command, out var error))
+        {
+            Console.Error.WriteLine(error);
+            Console.Error.WriteLine(Usage);
+            return 2;
+        }
+
+        return command.Workload is null ? Comparison.Run(command) : RunOne(command);
+    }
+
+    private static int RunOne(CommandLine command)
+    {
+        var spec = command.Workload!;
+        var sizes = command.Sizes(spec.Defaults);
+        var wrong = 0;
+        foreach (var implementation in spec.Implementations.Where(i => command.Implementations is null || command.Implementations.Contains(i.Name)))
+        {
+            foreach (var workers in implementation.UsesWorkers ? command.Workers : [0])
+            {
+                var runs = Measure(spec, implementation, workers, sizes, command.Runs, (run, m) => Print(command, spec, implementation, workers, sizes, run.ToString(CultureInfo.InvariantCulture), m));
+                var median = Measurement.Median(runs);
+                Print(command, spec, implementation, workers, sizes, "median", median);
+                wrong += runs.Count(r => r.Result != spec.Expected(implementation.Resize?.Invoke(sizes) ?? sizes));
+            }
+        }
+
+        if (wrong > 0)
+        {
+            Console.Error.WriteLine($"{wrong} run(s) computed a wrong result.");
+            return 1;
+        }
+
+        return 0;
+    }
+
+    /// <summary>
+    /// Runs a workload untimed at a tenth of its size for at least half a second (so tiered compilation has promoted
+    /// the hot code), then <paramref name="runs"/> times measured.
+    /// </summary>
+    public static List<Measurement> Measure(WorkloadSpec spec, Implementation implementation, int workers, RunOptions sizes, int runs, Action<int, Measurement>? each = null)
+    {
+        sizes = implementation.Resize?.Invoke(sizes) ?? sizes;
+        using var scheduler = implementation.UsesWorkers ? new Scheduler(workers) : null;
+        var warmUp = sizes with { N = spec.Name == "skynet" ? Math.Max(1, sizes.N / 10) : sizes.N, M = sizes.M / 10, Hops = sizes.Hops / 10 };
+        var warmUpTime = System.Diagnostics.Stopwatch.StartNew();
+        for (var i = 0; i < 2 || warmUpTime.ElapsedMilliseconds < 500; i++)
+        {
+            implementation.Run(scheduler, warmUp);
+        }
+
+        var measurements = new List<Measurement>();
+        for (var run = 1; run <= runs; run++)
+        {
+            var measurement = Measurement.Take(spec.Messages(sizes), () => implementation.Run(scheduler, sizes));
+            measurements.Add(measurement);
+            each?.Invoke(run, measurement);
+        }
+
+        return measurements;
+    }
+
+    private static void Print(CommandLine command, WorkloadSpec spec, Implementation implementation, int workers, RunOptions sizes, string run, Measurement m)
+    {
+        sizes = implementation.Resize?.Invoke(sizes) ?? sizes;
+        var expected = spec.Expected(sizes);
+        if (command.Json)
+        {
+            using var stream = new MemoryStream();
+            using (var json = new Utf8JsonWriter(stream))
+            {
+                json.WriteStartObject();
+                json.WriteString("workload", spec.Name);
+                json.WriteString("parameters", spec.Describe(sizes));
+                json.WriteString("implementation", implementation.Name);
+                json.WriteNumber("workers", workers);
+                json.WriteString("run", run);
+                json.WriteNumber("elapsed_ms", Math.Round(m.ElapsedMs, 3));
+                json.WriteNumber("messages", m.Messages);
+                json.WriteNumber("messages_per_second", Math.Round(m.MessagesPerSecond));
+                json.WriteNumber("ns_per_message", Math.Round(m.NsPerMessage, 3));
+                json.WriteNumber("allocated_bytes", m.AllocatedBytes);
+                json.WriteNumber("gen0_collections", m.Gen0);
+                json.WriteNumber("gen1_collections", m.Gen1);
+                json.WriteNumber("gen2_collections", m.Gen2);
+                json.WriteNumber("peak_working_set_bytes", m.PeakWorkingSetBytes);
+                json.WriteNumber("result", m.Result);
+                json.WriteNumber("expected", expected);
+                json.WriteBoolean("ok", m.Result == expected);
+                json.WriteEndObject();
+            }
+
+            Console.WriteLine(System.Text.Encoding.UTF8.GetString(stream.ToArray()));
+            return;
+        }
+
+        var workerText = implementation.UsesWorkers ? $"workers={workers}" : "thread pool";
+        var verdict = m.Result == expected ? "OK" : $"WRONG (expected {expected})";
+        Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+            $"{spec.Name} {spec.Describe(sizes)} | {implementation.Name} {workerText} | {(run == "median" ? "median" : "run " + run)} | {m.ElapsedMs:F1} ms | {m.MessagesPerSecond / 1e6:F1} M msg/s | {m.NsPerMessage:F2} ns/msg | {m.BytesPerMessage:F3} B/msg ({m.AllocatedBytes} B) | gc {m.Gen0}/{m.Gen1}/{m.Gen2} | peak ws {m.PeakWorkingSetBytes / (1024 * 1024)} MB | result {m.Result} {verdict}"));
+    }
+}

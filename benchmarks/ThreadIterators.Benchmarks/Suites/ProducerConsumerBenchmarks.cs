@@ -1,0 +1,17 @@
+using BenchmarkDotNet.Attributes;
+
+namespace ThreadIterators.Benchmarks.Suites;
+
+/// <summary>ProducerConsumer: two producers, 1,500,000 messages each, one consumer.</summary>
+public class ProducerConsumerBenchmarks : WorkerSuite
+{
+    private const int Messages = 3_000_000;
+
+    /// <summary>The baseline: async/await with one unbounded channel and one Task per actor.</summary>
+    [Benchmark(Baseline = true, OperationsPerInvoke = Messages)]
+    public long Tasks() => Verify.Result("ProducerConsumer", Workloads.ProducerConsumer.Tasks(Messages), Workloads.ProducerConsumer.Expected(Messages));
+
+    /// <summary>Green threads and mailboxes.</summary>
+    [Benchmark(OperationsPerInvoke = Messages)]
+    public long ThreadIterators() => Verify.Result("ProducerConsumer", Workloads.ProducerConsumer.GreenThreads(Scheduler, Messages), Workloads.ProducerConsumer.Expected(Messages));
+}
