@@ -23,6 +23,12 @@ internal static class Runner
 
     public static int Execute(string[] args)
     {
+        if (args.Contains("--help") || args.Contains("-h"))
+        {
+            Console.WriteLine(Usage);
+            return 0;
+        }
+
         if (!CommandLine.TryParse(args, out var command, out var error))
         {
             Console.Error.WriteLine(error);

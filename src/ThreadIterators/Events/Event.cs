@@ -45,15 +45,18 @@ public abstract class Event
     /// </summary>
     public static Event Yield { get; } = new YieldEvent();
 
+    /// <summary>Gets the longest sleep <see cref="Sleep(TimeSpan)"/> accepts: <see cref="int.MaxValue"/> milliseconds, about 24.8 days.</summary>
+    public static TimeSpan MaxSleep { get; } = TimeSpan.FromMilliseconds(int.MaxValue);
+
     /// <summary>Creates an event that resumes the yielding green thread once <paramref name="duration"/> has passed.</summary>
     /// <param name="duration">How long to sleep, counted from the moment the event is yielded. Zero behaves like <see cref="Yield"/>.</param>
     /// <returns>A new event; yield it from a green thread.</returns>
-    /// <exception cref="ArgumentOutOfRangeException"><paramref name="duration"/> is negative or too large.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="duration"/> is negative or longer than <see cref="MaxSleep"/>.</exception>
     public static Event Sleep(TimeSpan duration)
     {
-        if (duration < TimeSpan.Zero || duration == Timeout.InfiniteTimeSpan)
+        if (duration < TimeSpan.Zero || duration > MaxSleep)
         {
-            throw new ArgumentOutOfRangeException(nameof(duration), duration, "A sleep must last zero or more ticks; to wait forever, wait on a mailbox or a thread instead.");
+            throw new ArgumentOutOfRangeException(nameof(duration), duration, $"A sleep must last from zero to {MaxSleep.TotalDays:F1} days; to wait longer, wait on a mailbox or a thread instead.");
         }
 
         return duration == TimeSpan.Zero ? Yield : new SleepEvent(duration);
@@ -73,4 +76,12 @@ public abstract class Event
     /// Called on <paramref name="worker"/>, which resumes a thread this event parked, before the thread's body continues.
     /// </summary>
     internal virtual EventOutcome Resume(GreenThread thread, Worker worker) => EventOutcome.Continue;
+
+    /// <summary>
+    /// Called on the disposing thread for a thread that was parked on this event when its scheduler was disposed,
+    /// so the event can forget it.
+    /// </summary>
+    internal virtual void Abandon(GreenThread thread)
+    {
+    }
 }

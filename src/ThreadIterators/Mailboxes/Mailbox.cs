@@ -178,7 +178,21 @@ public sealed class Mailbox<T>
     /// Parks the receiver if the queue is empty: returns true if it parked, false if a message arrived first.
     /// Receiver only.
     /// </summary>
-    internal bool TryPark() => Interlocked.CompareExchange(ref _head, s_parked, _stub) == _stub;
+    internal bool TryPark()
+    {
+        // Read the stub once: the moment the exchange succeeds, a sender may wake this thread on another worker,
+        // which takes a message and moves _stub; reading it again here would see that and "fail" a park that
+        // succeeded, running the thread on two workers at once.
+        var stub = _stub;
+        return Interlocked.CompareExchange(ref _head, s_parked, stub) == stub;
+    }
+
+    /// <summary>
+    /// Clears the parked mark of a receiver that will never run again (its scheduler was disposed), so that another
+    /// green thread can take the mailbox over. If a sender took the mark first, it links its message as usual and
+    /// its wake-up of the ended thread is ignored.
+    /// </summary>
+    internal void Abandon() => Interlocked.CompareExchange(ref _head, _stub, s_parked);
 
     /// <summary>
     /// Waits for a sender that has exchanged itself into <see cref="_head"/> but not yet linked its node; that

@@ -1,3 +1,4 @@
+using System;
 using System.Diagnostics;
 
 namespace ThreadIterators;
@@ -47,9 +48,16 @@ public sealed class ReceiveEvent<T> : Event
 
     internal override EventOutcome Resume(GreenThread thread, Worker worker)
     {
-        var taken = _mailbox.TryTake(worker.Context, out var message);
-        Debug.Assert(taken, "A receiver is woken only by a send that linked a message.");
+        if (!_mailbox.TryTake(worker.Context, out var message))
+        {
+            // A receiver is woken only by the send that linked a message; anything else is a runtime bug, and
+            // continuing would hand the body a message nobody sent.
+            throw new InvalidOperationException($"{thread} was resumed from {this} with no message in the mailbox.");
+        }
+
         Value = message;
         return EventOutcome.Continue;
     }
+
+    internal override void Abandon(GreenThread thread) => _mailbox.Abandon();
 }

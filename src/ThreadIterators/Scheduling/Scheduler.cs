@@ -145,7 +145,15 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
             }
 
             var created = new TimerQueue(this);
-            return Interlocked.CompareExchange(ref _timers, created, null) ?? created;
+            var winner = Interlocked.CompareExchange(ref _timers, created, null);
+            if (winner is not null)
+            {
+                return winner;
+            }
+
+            // Start the timer thread only for the instance that won, so a lost race leaves no thread behind.
+            created.Start();
+            return created;
         }
     }
 
@@ -162,6 +170,18 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
         var thread = new GreenThread(this, body.GetEnumerator(), Interlocked.Increment(ref _lastId), name);
         Interlocked.Increment(ref _live);
         _registry.Add(thread);
+        if (IsStopping)
+        {
+            // Disposal began while the body's enumerator was being made. If it already took the registry, it
+            // disposes this thread too; otherwise end it here. Either way the spawn fails.
+            if (_registry.Remove(thread))
+            {
+                StopParked(thread);
+            }
+
+            ObjectDisposedException.ThrowIf(true, this);
+        }
+
         if (ThreadContext.Current.Worker is { } worker && worker.Scheduler == this)
         {
             worker.PushLocal(thread);
@@ -346,8 +366,12 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
     {
         lock (_lock)
         {
-            _idle.Push(worker);
-            Interlocked.Increment(ref _idleCount);
+            // A worker popped by a waker whose wake-up arrived late may still be listed; list it once.
+            if (!_idle.Contains(worker))
+            {
+                _idle.Push(worker);
+                Interlocked.Increment(ref _idleCount);
+            }
         }
     }
 
@@ -462,6 +486,7 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
     /// <summary>Disposes a thread left live when the workers stopped. Disposing thread only, after the workers have stopped.</summary>
     private void StopParked(GreenThread thread)
     {
+        thread.WaitingOn?.Abandon(thread);
         ExceptionDispatchInfo? fault = null;
         try
         {

@@ -39,7 +39,8 @@ internal sealed class ThreadRegistry
         }
     }
 
-    internal void Remove(GreenThread thread)
+    /// <summary>Removes a live thread; returns false if <see cref="TakeAll"/> took it first.</summary>
+    internal bool Remove(GreenThread thread)
     {
         var stripe = StripeOf(thread);
         lock (stripe)
@@ -49,7 +50,7 @@ internal sealed class ThreadRegistry
                 if (stripe.First != thread)
                 {
                     // Already taken by TakeAll.
-                    return;
+                    return false;
                 }
 
                 stripe.First = thread.NextLive;
@@ -66,6 +67,7 @@ internal sealed class ThreadRegistry
 
             thread.PreviousLive = null;
             thread.NextLive = null;
+            return true;
         }
     }
 

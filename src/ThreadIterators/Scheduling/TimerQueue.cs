@@ -31,7 +31,6 @@ internal sealed class TimerQueue : IDisposable
     {
         _scheduler = scheduler;
         _thread = new Thread(Run) { IsBackground = true, Name = "ThreadIterators timer" };
-        _thread.Start();
     }
 
     /// <summary>Gets the <see cref="Stopwatch"/> timestamp <paramref name="duration"/> from now.</summary>
@@ -40,6 +39,9 @@ internal sealed class TimerQueue : IDisposable
         var ticks = (long)Math.Ceiling(duration.TotalSeconds * Stopwatch.Frequency);
         return Stopwatch.GetTimestamp() + ticks;
     }
+
+    /// <summary>Starts the timer thread; once, by the scheduler that created this queue.</summary>
+    internal void Start() => _thread.Start();
 
     internal void Add(long deadline, GreenThread thread)
     {
@@ -87,8 +89,9 @@ internal sealed class TimerQueue : IDisposable
                             break;
                         }
 
-                        // Monitor.Wait rounds down to whole milliseconds; round up so no sleeper wakes early.
-                        Monitor.Wait(_sleepers, (int)Math.Ceiling(wait.TotalMilliseconds));
+                        // Monitor.Wait rounds down to whole milliseconds; round up so no sleeper wakes early. Sleeps are
+                        // at most Event.MaxSleep, so this fits an int.
+                        Monitor.Wait(_sleepers, (int)Math.Min(int.MaxValue, Math.Ceiling(wait.TotalMilliseconds)));
                     }
                     else
                     {

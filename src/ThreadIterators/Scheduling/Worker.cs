@@ -235,8 +235,14 @@ internal sealed class Worker
     /// <summary>Runs one turn of a green thread: resumes it from its event, then steps its body until it parks, ends, or uses up its budget.</summary>
     private void RunTurn(GreenThread thread)
     {
+        var body = thread.Body;
+        if (body is null)
+        {
+            // Ended while a wake-up was on its way: a send that found its receiver parked as the scheduler disposed it.
+            return;
+        }
+
         RunningId = thread.Id;
-        var body = thread.Body!;
         try
         {
             var outcome = thread.WaitingOn?.Resume(thread, this) ?? EventOutcome.Continue;

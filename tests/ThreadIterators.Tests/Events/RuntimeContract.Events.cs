@@ -55,6 +55,8 @@ public abstract partial class RuntimeContract
     public void Sleep_InvalidDuration_Throws()
     {
         Assert.Throws<ArgumentOutOfRangeException>(() => Event.Sleep(TimeSpan.FromTicks(-1)));
+        Assert.Throws<ArgumentOutOfRangeException>(() => Event.Sleep(Event.MaxSleep + TimeSpan.FromMilliseconds(1)));
+        Assert.Throws<ArgumentOutOfRangeException>(() => Event.Sleep(TimeSpan.MaxValue));
         Assert.Same(Event.Yield, Event.Sleep(TimeSpan.Zero));
     }
 

@@ -187,6 +187,94 @@ public abstract partial class RuntimeContract
     }
 
     [Fact]
+    public void Send_OsSendersAndGreenRelaysIntoOneSink_ManyRounds_EveryMessageOnceInOrder()
+    {
+        // Receivers that park and are woken from other workers over and over: a receiver resumed on one worker while
+        // another still finishes its park would run twice, duplicating or inventing messages.
+        const int rounds = 20;
+        const int perSender = 2_000;
+        const int relays = 3;
+        const int osSenders = 3;
+        for (var round = 0; round < rounds; round++)
+        {
+            var sink = new Mailbox<long>("sink");
+            var next = new long[relays + osSenders];
+            var wrong = 0;
+            var consumer = Scheduler.Spawn(Sink(), "sink");
+            for (var r = 0; r < relays; r++)
+            {
+                var relayInbox = new Mailbox<long>($"relay {r}");
+                Scheduler.Spawn(Relay(relayInbox), $"relay {r}");
+                Scheduler.Spawn(GreenSender(relayInbox, r, perSender), $"sender {r}");
+            }
+
+            var threads = Enumerable.Range(relays, osSenders).Select(sender => new Thread(() =>
+            {
+                for (var i = 0; i < perSender; i++)
+                {
+                    sink.Send(Encode(sender, i));
+                    if (i % 64 == 0)
+                    {
+                        Thread.Yield();
+                    }
+                }
+            })).ToList();
+            threads.ForEach(t => t.Start());
+            threads.ForEach(t => Assert.True(t.Join(Timeout)));
+            Join(consumer);
+            WaitForAll();
+            Assert.Equal(0, wrong);
+            Assert.All(next, n => Assert.Equal(perSender, n));
+
+            IEnumerable<Event> Sink()
+            {
+                var message = sink.Recv();
+                for (var i = 0; i < (relays + osSenders) * perSender; i++)
+                {
+                    yield return message;
+                    var sender = (int)(message.Value >> 32);
+                    if ((int)message.Value != next[sender]++)
+                    {
+                        wrong++;
+                    }
+                }
+            }
+
+            IEnumerable<Event> Relay(Mailbox<long> inbox)
+            {
+                var message = inbox.Recv();
+                for (var i = 0; i < perSender; i++)
+                {
+                    yield return message;
+                    sink.Send(message.Value);
+                    if (i % 97 == 0)
+                    {
+                        yield return Event.Yield;
+                    }
+                }
+            }
+        }
+    }
+
+    [Fact]
+    public void Recv_ReceiverStoppedByDisposal_AnotherSchedulersThreadTakesTheMailboxOver()
+    {
+        var inbox = new Mailbox<int>("handed over");
+        var other = new Scheduler(WorkerCount);
+        var first = other.Spawn(Receive(inbox, 1, []), "first");
+        WaitUntil(() => inbox.IsReceiverParked, "the first receiver parks");
+        other.Dispose();
+        Assert.Throws<OperationCanceledException>(() => first.Wait(Timeout));
+
+        var received = new List<string>();
+        var second = Scheduler.Spawn(Receive(inbox, 2, received), "second");
+        inbox.Send(7);
+        inbox.Send(8);
+        Join(second);
+        Assert.Equal(["7", "8"], received);
+    }
+
+    [Fact]
     public void Mailbox_ToStringAndDebuggerDisplay_NameTheMailbox()
     {
         var inbox = new Mailbox<int>("orders");
@@ -197,9 +285,9 @@ public abstract partial class RuntimeContract
 
     private static long Encode(int sender, int sequence) => ((long)sender << 32) | (uint)sequence;
 
-    private static IEnumerable<Event> GreenSender(Mailbox<long> inbox, int sender)
+    private static IEnumerable<Event> GreenSender(Mailbox<long> inbox, int sender, int count = MessagesPerSender)
     {
-        for (var i = 0; i < MessagesPerSender; i++)
+        for (var i = 0; i < count; i++)
         {
             inbox.Send(Encode(sender, i));
             if (i % 4096 == 0)

@@ -221,6 +221,34 @@ public abstract partial class RuntimeContract
     }
 
     [Fact]
+    public void Spawn_RacingDispose_ThrowsAndLeavesNoThreadBehind()
+    {
+        using var entered = new ManualResetEventSlim();
+        using var gate = new ManualResetEventSlim();
+        Exception? spawnError = null;
+        var spawner = new Thread(() =>
+        {
+            try
+            {
+                Scheduler.Spawn(new SlowToEnumerate(entered, gate));
+            }
+            catch (ObjectDisposedException error)
+            {
+                spawnError = error;
+            }
+        });
+        spawner.Start();
+        Assert.True(entered.Wait(Timeout));
+        Scheduler.Dispose();
+        gate.Set();
+        Assert.True(spawner.Join(Timeout));
+
+        Assert.IsType<ObjectDisposedException>(spawnError);
+        Assert.Equal(0, Scheduler.LiveThreadCount);
+        Assert.True(Scheduler.WaitForAll(Timeout));
+    }
+
+    [Fact]
     public void Spawn_NullBody_ThrowsArgumentNull()
     {
         Assert.Throws<ArgumentNullException>(() => Scheduler.Spawn(null!));
@@ -315,6 +343,19 @@ public abstract partial class RuntimeContract
     private static IEnumerable<Event> Empty()
     {
         yield break;
+    }
+
+    /// <summary>A body whose enumerator is made only once the test lets it, to hold Spawn open.</summary>
+    private sealed class SlowToEnumerate(ManualResetEventSlim entered, ManualResetEventSlim gate) : IEnumerable<Event>
+    {
+        public IEnumerator<Event> GetEnumerator()
+        {
+            entered.Set();
+            gate.Wait();
+            return Empty().GetEnumerator();
+        }
+
+        System.Collections.IEnumerator System.Collections.IEnumerable.GetEnumerator() => GetEnumerator();
     }
 
     private static IEnumerable<Event> Throws(string message)
