@@ -1,58 +1,148 @@
 using System;
 using System.Collections.Generic;
+using System.Diagnostics;
 using System.Globalization;
 using System.Linq;
+using System.Reflection;
+using System.Text.Json;
 
 namespace ThreadIterators.Benchmarks.QuickRunner;
 
 /// <summary>
 /// The short comparison: every workload at its comparison size, green threads on 1 and 2 workers against the
-/// baselines, medians of a few runs, printed as one table. Progress goes to standard error as it runs.
+/// baselines, medians of a few runs, printed as one table. Each workload runs in a child process of its own, as
+/// standalone benchmark programs do, so the JIT's profile of one workload's threads does not shape another's.
+/// Progress goes to standard error as it runs.
 /// </summary>
 internal static class Comparison
 {
     public static int Run(CommandLine command)
     {
-        var rows = new List<(WorkloadSpec Spec, Implementation Implementation, int Workers, RunOptions Sizes, Measurement Median)>();
-        var plan = Catalogue.All
-            .SelectMany(spec => spec.Implementations
-                .Where(i => command.Implementations is null || command.Implementations.Contains(i.Name))
-                .SelectMany(i => (i.UsesWorkers ? command.Workers : [0]).Select(w => (Spec: spec, Implementation: i, Workers: w))))
-            .ToList();
+        var rows = new List<Row>();
         var wrong = 0;
-        for (var step = 0; step < plan.Count; step++)
+        var workloads = Catalogue.All;
+        for (var step = 0; step < workloads.Count; step++)
         {
-            var (spec, implementation, workers) = plan[step];
-            var sizes = implementation.Resize?.Invoke(spec.ComparisonSizes) ?? spec.ComparisonSizes;
-            Console.Error.Write($"[{step + 1}/{plan.Count}] {spec.Name} {implementation.Name}{(implementation.UsesWorkers ? $" workers={workers}" : string.Empty)} ...");
-            var runs = Runner.Measure(spec, implementation, workers, spec.ComparisonSizes, command.Runs);
-            var median = Measurement.Median(runs);
-            var bad = runs.Count(r => r.Result != spec.Expected(sizes));
-            wrong += bad;
-            Console.Error.WriteLine(string.Create(CultureInfo.InvariantCulture, $" {median.ElapsedMs:F0} ms{(bad > 0 ? " WRONG RESULT" : string.Empty)}"));
-            rows.Add((spec, implementation, workers, sizes, median));
+            var spec = workloads[step];
+            var sizes = spec.ComparisonSizes;
+            Console.Error.WriteLine($"[{step + 1}/{workloads.Count}] {spec.Name} {spec.Describe(sizes)}");
+            var arguments = new List<string> { "run", spec.Name, "--runs", command.Runs.ToString(CultureInfo.InvariantCulture), "--json" };
+            arguments.AddRange(SizeArguments(sizes));
+            if (command.Workers.Count == 1)
+            {
+                arguments.AddRange(["--workers", command.Workers[0].ToString(CultureInfo.InvariantCulture)]);
+            }
+
+            if (command.Implementations is not null)
+            {
+                arguments.AddRange(["--impl", string.Join(',', command.Implementations)]);
+            }
+
+            foreach (var line in RunChild(arguments))
+            {
+                using var json = JsonDocument.Parse(line);
+                var root = json.RootElement;
+                var row = new Row(
+                    spec.Name,
+                    root.GetProperty("parameters").GetString()!,
+                    root.GetProperty("implementation").GetString()!,
+                    root.GetProperty("workers").GetInt32(),
+                    root.GetProperty("run").GetString()!,
+                    root.GetProperty("elapsed_ms").GetDouble(),
+                    root.GetProperty("ns_per_message").GetDouble(),
+                    root.GetProperty("allocated_bytes").GetDouble() / root.GetProperty("messages").GetDouble(),
+                    $"{root.GetProperty("gen0_collections").GetInt32()}/{root.GetProperty("gen1_collections").GetInt32()}/{root.GetProperty("gen2_collections").GetInt32()}",
+                    root.GetProperty("ok").GetBoolean());
+                var who = row.Workers == 0 ? row.Implementation : $"{row.Implementation} workers={row.Workers}";
+                Console.Error.WriteLine(string.Create(CultureInfo.InvariantCulture, $"    {who} {(row.Run == "median" ? "median" : "run " + row.Run)}: {row.ElapsedMs:F1} ms{(row.Ok ? string.Empty : " WRONG RESULT")}"));
+                if (row.Run == "median")
+                {
+                    rows.Add(row);
+                }
+                else if (!row.Ok)
+                {
+                    wrong++;
+                }
+            }
         }
 
         Console.WriteLine();
-        Console.WriteLine($"Medians of {command.Runs} runs on {Environment.ProcessorCount} cores, {Environment.Version}; 'vs tasks' is how many times faster than async/await with channels on the same workload in this run.");
+        Console.WriteLine($"Medians of {command.Runs} runs on {Environment.ProcessorCount} cores, .NET {Environment.Version}, each workload in its own process; 'vs tasks' is how many times faster than async/await with channels on the same workload in the same process.");
         Console.WriteLine();
         Console.WriteLine("| workload | size | implementation | workers | median ms | ns/msg | vs tasks | B/msg | gc0/1/2 |");
         Console.WriteLine("|---|---|---|---:|---:|---:|---:|---:|---|");
         foreach (var row in rows)
         {
-            var baseline = rows.FirstOrDefault(r => r.Spec == row.Spec && r.Implementation.Name == Implementation.Tasks).Median;
-            var ratio = baseline is null ? "-" : (baseline.NsPerMessage / row.Median.NsPerMessage).ToString("F1", CultureInfo.InvariantCulture) + "x";
-            var m = row.Median;
+            var baseline = rows.FirstOrDefault(r => r.Workload == row.Workload && r.Implementation == Implementation.Tasks);
+            var ratio = baseline is null ? "-" : (baseline.NsPerMessage / row.NsPerMessage).ToString("F1", CultureInfo.InvariantCulture) + "x";
             Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-                $"| {row.Spec.Name} | {row.Spec.Describe(row.Sizes)} | {row.Implementation.Name} | {(row.Implementation.UsesWorkers ? row.Workers.ToString(CultureInfo.InvariantCulture) : "pool")} | {m.ElapsedMs:F1} | {m.NsPerMessage:F1} | {ratio} | {m.BytesPerMessage:F2} | {m.Gen0}/{m.Gen1}/{m.Gen2} |"));
+                $"| {row.Workload} | {row.Parameters} | {row.Implementation} | {(row.Workers == 0 ? "pool" : row.Workers.ToString(CultureInfo.InvariantCulture))} | {row.ElapsedMs:F1} | {row.NsPerMessage:F1} | {ratio} | {row.BytesPerMessage:F2} | {row.Collections} |"));
         }
 
-        if (wrong > 0)
+        if (wrong > 0 || rows.Count == 0)
         {
-            Console.Error.WriteLine($"{wrong} run(s) computed a wrong result.");
+            Console.Error.WriteLine(wrong > 0 ? $"{wrong} run(s) computed a wrong result." : "no workload produced a result.");
             return 1;
         }
 
         return 0;
     }
+
+    private static IEnumerable<string> SizeArguments(RunOptions sizes)
+    {
+        if (sizes.N > 0)
+        {
+            yield return "--n";
+            yield return sizes.N.ToString(CultureInfo.InvariantCulture);
+        }
+
+        if (sizes.M > 0)
+        {
+            yield return "--m";
+            yield return sizes.M.ToString(CultureInfo.InvariantCulture);
+        }
+
+        if (sizes.Hops > 0)
+        {
+            yield return "--hops";
+            yield return sizes.Hops.ToString(CultureInfo.InvariantCulture);
+        }
+    }
+
+    /// <summary>Runs this program again with <paramref name="arguments"/> and returns the JSON lines it prints.</summary>
+    private static List<string> RunChild(List<string> arguments)
+    {
+        var host = Environment.ProcessPath!;
+        var start = new ProcessStartInfo(host) { RedirectStandardOutput = true, UseShellExecute = false };
+        if (System.IO.Path.GetFileNameWithoutExtension(host) == "dotnet")
+        {
+            start.ArgumentList.Add(Assembly.GetEntryAssembly()!.Location);
+        }
+
+        foreach (var argument in arguments)
+        {
+            start.ArgumentList.Add(argument);
+        }
+
+        using var child = Process.Start(start)!;
+        var lines = new List<string>();
+        while (child.StandardOutput.ReadLine() is { } line)
+        {
+            if (line.StartsWith('{'))
+            {
+                lines.Add(line);
+            }
+        }
+
+        child.WaitForExit();
+        if (child.ExitCode != 0)
+        {
+            Console.Error.WriteLine($"    the run exited with code {child.ExitCode}");
+        }
+
+        return lines;
+    }
+
+    /// <summary>One line of a child's JSON output.</summary>
+    private sealed record Row(string Workload, string Parameters, string Implementation, int Workers, string Run, double ElapsedMs, double NsPerMessage, double BytesPerMessage, string Collections, bool Ok);
 }

@@ -14,6 +14,5 @@ public sealed class SuiteConfig : ManualConfig
     {
         AddDiagnoser(MemoryDiagnoser.Default);
         AddExporter(JsonExporter.Full);
-        WithOptions(ConfigOptions.JoinSummary);
     }
 }
