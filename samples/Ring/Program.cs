@@ -4,7 +4,7 @@ using System.Globalization;
 using System.Runtime.CompilerServices;
 using ThreadIterators;
 
-namespace Ring;
+namespace ThreadIterators.Samples.Ring;
 
 /// <summary>Runs the ring: <c>Ring &lt;N&gt; &lt;M&gt; [--workers W]</c>.</summary>
 internal static class Program

@@ -3,7 +3,7 @@ using System.Collections.Generic;
 using System.Runtime.CompilerServices;
 using ThreadIterators;
 
-namespace Ring;
+namespace ThreadIterators.Samples.Ring;
 
 /// <summary>
 /// The ring of the original C# iterator library against Erlang: N forwarders in a line, a pump that sends M

@@ -30,7 +30,7 @@ internal sealed class CommandLine
     /// <summary>Gets the sizes: those on the command line, the others from <paramref name="defaults"/>.</summary>
     public RunOptions Sizes(RunOptions defaults) => new(_n ?? defaults.N, _m ?? defaults.M, _hops ?? defaults.Hops);
 
-    public static bool TryParse(string[] args, out CommandLine command, out string error)
+    public static bool TryParse(string[] args, IReadOnlyList<WorkloadSpec> catalogue, out CommandLine command, out string error)
     {
         command = new CommandLine();
         error = string.Empty;
@@ -72,7 +72,7 @@ internal sealed class CommandLine
                         return false;
                     }
 
-                    command.Workload = Catalogue.All.FirstOrDefault(w => string.Equals(w.Name, arg, StringComparison.OrdinalIgnoreCase));
+                    command.Workload = catalogue.FirstOrDefault(w => string.Equals(w.Name, arg, StringComparison.OrdinalIgnoreCase));
                     if (command.Workload is null)
                     {
                         error = $"unknown workload '{arg}'.";

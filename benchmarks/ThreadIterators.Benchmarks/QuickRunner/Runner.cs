@@ -21,7 +21,10 @@ internal static class Runner
         "  producerconsumer: --m messages; skynet: --n leaves (a power of ten). Without --workers, green threads run\n" +
         "  with 1 and with 2 workers. With no workload, a short comparison of every workload is printed as a table.";
 
-    public static int Execute(string[] args)
+    public static int Execute(string[] args) => Execute(args, Catalogue.All);
+
+    /// <summary>Runs the command line against <paramref name="catalogue"/>; tests pass their own workloads.</summary>
+    internal static int Execute(string[] args, IReadOnlyList<WorkloadSpec> catalogue)
     {
         if (args.Contains("--help") || args.Contains("-h"))
         {
@@ -29,7 +32,7 @@ internal static class Runner
             return 0;
         }
 
-        if (!CommandLine.TryParse(args, out var command, out var error))
+        if (!CommandLine.TryParse(args, catalogue, out var command, out var error))
         {
             Console.Error.WriteLine(error);
             Console.Error.WriteLine(Usage);

@@ -19,7 +19,7 @@ public static class Ring
     public static long GreenThreads(Scheduler scheduler, int n, int m)
     {
         var received = new StrongBox<long>();
-        scheduler.Spawn(global::Ring.RingBenchmark.Run(scheduler, n, m, received));
+        scheduler.Spawn(Samples.Ring.RingBenchmark.Run(scheduler, n, m, received));
         scheduler.WaitForAll();
         return received.Value;
     }

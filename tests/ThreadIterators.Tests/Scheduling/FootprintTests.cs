@@ -1,7 +1,7 @@
 using System;
 using System.Collections.Generic;
 using System.Runtime.CompilerServices;
-using Ring;
+using ThreadIterators.Samples.Ring;
 using ThreadIterators;
 
 namespace ThreadIterators.Tests;

@@ -1,7 +1,7 @@
 using System.Collections.Generic;
 using System.Linq;
 using System.Runtime.CompilerServices;
-using Ring;
+using ThreadIterators.Samples.Ring;
 using ThreadIterators;
 
 namespace ThreadIterators.Tests;

@@ -1,0 +1,20 @@
+using ThreadIterators.Benchmarks.Workloads;
+
+namespace ThreadIterators.Tests;
+
+public abstract partial class RuntimeContract
+{
+    [Fact]
+    public void Workloads_GreenThreads_ComputeTheDocumentedAnswers()
+    {
+        Assert.Equal(Ring.Expected(50), Ring.GreenThreads(Scheduler, 100, 50));
+        Assert.Equal(ThreadRing.Expected(10_000), ThreadRing.GreenThreads(Scheduler, 10_000));
+        Assert.Equal(ParallelThreadRing.Expected(50_300), ParallelThreadRing.GreenThreads(Scheduler, 50_300));
+        Assert.Equal(PingPong.Expected(10_001), PingPong.GreenThreads(Scheduler, 10_001));
+        Assert.Equal(CountingActor.Expected(20_000), CountingActor.GreenThreads(Scheduler, 20_000));
+        Assert.Equal(ProducerConsumer.Expected(20_000), ProducerConsumer.GreenThreads(Scheduler, 20_000));
+        Assert.Equal(Skynet.Expected(10_000), Skynet.GreenThreads(Scheduler, 10_000));
+        Assert.Equal(499_999_500_000, Skynet.Expected(1_000_000));
+        Assert.Equal(1_111_111, Skynet.Threads(1_000_000));
+    }
+}
