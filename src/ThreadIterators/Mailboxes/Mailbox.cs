@@ -184,7 +184,13 @@ public sealed class Mailbox<T>
         // which takes a message and moves _stub; reading it again here would see that and "fail" a park that
         // succeeded, running the thread on two workers at once.
         var stub = _stub;
-        return Interlocked.CompareExchange(ref _head, s_parked, stub) == stub;
+        var previous = Interlocked.CompareExchange(ref _head, s_parked, stub);
+        if (TestHooks.Enabled && previous == stub)
+        {
+            TestHooks.AfterParkExchange?.Invoke(this);
+        }
+
+        return previous == stub;
     }
 
     /// <summary>

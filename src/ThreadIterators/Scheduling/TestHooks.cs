@@ -1,0 +1,21 @@
+using System;
+
+namespace ThreadIterators;
+
+/// <summary>
+/// Points where tests can stop a worker inside a protocol to force an interleaving that timing alone almost never
+/// produces. Off unless the process sets the AppContext switch <c>ThreadIterators.EnableTestHooks</c>; then
+/// <see cref="Enabled"/> is a constant false for the JIT and the hooks cost nothing.
+/// </summary>
+/// <remarks>Any thread.</remarks>
+internal static class TestHooks
+{
+    /// <summary>Whether the hooks below are called at all; fixed at start-up.</summary>
+    internal static readonly bool Enabled = AppContext.TryGetSwitch("ThreadIterators.EnableTestHooks", out var enabled) && enabled;
+
+    /// <summary>
+    /// Called by a receiver's worker right after its park exchange succeeded (the argument is the mailbox), before it
+    /// decides what the exchange meant. From this moment a sender may already have woken the receiver elsewhere.
+    /// </summary>
+    internal static Action<object>? AfterParkExchange { get; set; }
+}
