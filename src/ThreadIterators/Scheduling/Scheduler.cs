@@ -56,7 +56,7 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
     private readonly object _lock = new();
 
     /// <summary>Parked workers that no waker has claimed yet. Guarded by <see cref="_lock"/>.</summary>
-    private readonly Stack<Worker> _idle;
+    private readonly List<Worker> _idle;
 
     /// <summary>Faults nothing has observed yet, reported at disposal if still unobserved. Guarded by locking the list.</summary>
     private readonly List<WeakReference<FaultSentinel>> _unobserved = [];
@@ -95,7 +95,7 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
     {
         ArgumentOutOfRangeException.ThrowIfLessThan(workerCount, 1);
         ArgumentOutOfRangeException.ThrowIfGreaterThan(workerCount, 1024);
-        _idle = new Stack<Worker>(workerCount);
+        _idle = new List<Worker>(workerCount);
         Workers = new Worker[workerCount];
         for (var i = 0; i < workerCount; i++)
         {
@@ -204,10 +204,7 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
     /// <exception cref="InvalidOperationException">Called on a worker of this scheduler.</exception>
     public bool WaitForAll(TimeSpan timeout)
     {
-        if (ThreadContext.Current.Worker?.Scheduler == this)
-        {
-            throw new InvalidOperationException($"{ThreadContext.Current.Worker!.RunningDescription} called WaitForAll() on its own scheduler, which can never finish while it runs.");
-        }
+        ThrowIfOnOwnWorker("called WaitForAll() on its own scheduler, which can never finish while it runs");
 
         var deadline = timeout == Timeout.InfiniteTimeSpan ? long.MaxValue : Stopwatch.GetTimestamp() + (long)(timeout.TotalSeconds * Stopwatch.Frequency);
         lock (_lock)
@@ -252,10 +249,7 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
     /// <exception cref="InvalidOperationException">Called from a green thread of this scheduler.</exception>
     public void Dispose()
     {
-        if (ThreadContext.Current.Worker?.Scheduler == this)
-        {
-            throw new InvalidOperationException($"{ThreadContext.Current.Worker!.RunningDescription} tried to dispose its own scheduler; a worker cannot wait for itself to stop.");
-        }
+        ThrowIfOnOwnWorker("tried to dispose its own scheduler; a worker cannot wait for itself to stop");
 
         if (Interlocked.Exchange(ref _disposed, 1) != 0)
         {
@@ -285,16 +279,23 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
     /// <returns>A task that completes when disposal has finished.</returns>
     public ValueTask DisposeAsync()
     {
-        if (ThreadContext.Current.Worker?.Scheduler == this)
-        {
-            throw new InvalidOperationException($"{ThreadContext.Current.Worker!.RunningDescription} tried to dispose its own scheduler; a worker cannot wait for itself to stop.");
-        }
+        ThrowIfOnOwnWorker("tried to dispose its own scheduler; a worker cannot wait for itself to stop");
 
         return new ValueTask(Task.Factory.StartNew(Dispose, CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default));
     }
 
     /// <inheritdoc/>
     public override string ToString() => $"Scheduler ({WorkerCount} workers)";
+
+    /// <summary>Refuses a blocking call made on one of this scheduler's workers, naming the green thread that made it.</summary>
+    /// <param name="what">What the thread did and why that cannot work, completing "GreenThread #n ...".</param>
+    internal void ThrowIfOnOwnWorker(string what)
+    {
+        if (ThreadContext.Current.Worker is { } worker && worker.Scheduler == this)
+        {
+            throw new InvalidOperationException($"{worker.RunningDescription} {what}.");
+        }
+    }
 
     /// <summary>Makes a parked thread runnable: on the calling worker's run-next slot, or through the inject queue from any other thread.</summary>
     internal void Ready(GreenThread thread) => Ready(thread, ThreadContext.Current);
@@ -341,7 +342,8 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
         {
             if (_idle.Count > 0)
             {
-                worker = _idle.Pop();
+                worker = _idle[^1];
+                _idle.RemoveAt(_idle.Count - 1);
                 Interlocked.Decrement(ref _idleCount);
             }
         }
@@ -369,7 +371,7 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
             // A worker popped by a waker whose wake-up arrived late may still be listed; list it once.
             if (!_idle.Contains(worker))
             {
-                _idle.Push(worker);
+                _idle.Add(worker);
                 Interlocked.Increment(ref _idleCount);
             }
         }
@@ -379,18 +381,8 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
     {
         lock (_lock)
         {
-            if (_idle.Contains(worker))
+            if (_idle.Remove(worker))
             {
-                var kept = _idle.ToArray();
-                _idle.Clear();
-                for (var i = kept.Length - 1; i >= 0; i--)
-                {
-                    if (kept[i] != worker)
-                    {
-                        _idle.Push(kept[i]);
-                    }
-                }
-
                 Interlocked.Decrement(ref _idleCount);
             }
         }

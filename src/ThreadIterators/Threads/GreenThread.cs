@@ -104,7 +104,8 @@ public sealed class GreenThread
     {
         if (ThreadContext.Current.Worker?.Scheduler == Scheduler)
         {
-            throw new InvalidOperationException($"{ThreadContext.Current.Worker!.RunningDescription} called Wait() on {this}, which would block a worker of the scheduler; yield {nameof(Exited)} instead.");
+            // Only build the message when it is needed.
+            Scheduler.ThrowIfOnOwnWorker($"called Wait() on {this}, which would block a worker of the scheduler; yield {nameof(Exited)} instead");
         }
 
         return GetExitEvent().Wait(timeout);
