@@ -1,5 +1,6 @@
 using System;
 using System.Diagnostics;
+using System.Runtime.CompilerServices;
 using System.Threading;
 
 namespace ThreadIterators;
@@ -16,8 +17,9 @@ namespace ThreadIterators;
 /// receiver has exited, another green thread may take its place.
 /// </para>
 /// <para>
-/// A send costs one interlocked exchange, which also tells the sender whether the receiver is parked and must be
-/// woken; message nodes are recycled, so steady-state messaging allocates nothing.
+/// A send costs one interlocked compare-and-swap, which also tells the sender whether the receiver is parked and must
+/// be woken. Messages sit in a ring of slots that is reused while the receiver keeps up, so steady-state messaging
+/// allocates nothing; a mailbox that fills its ring gets a larger one.
 /// </para>
 /// <example>
 /// <code>
@@ -38,20 +40,35 @@ namespace ThreadIterators;
 [DebuggerDisplay("{ToString(),nq}")]
 public sealed class Mailbox<T>
 {
-    /// <summary>Marks <see cref="_head"/> while the receiver is parked on an empty queue. Never linked into a queue.</summary>
-    private static readonly MessageNode<T> s_parked = new();
+    /// <summary>Slots of a mailbox's first segment: enough for a reply or a few children's answers.</summary>
+    private const int FirstCapacity = 4;
+
+    /// <summary>Each segment linked behind a full one has this many times its slots...</summary>
+    private const int Growth = 4;
+
+    /// <summary>...up to this many (a megabyte of <see cref="long"/> messages), so a flood allocates in bounded steps.</summary>
+    private const int MaxCapacity = 64 * 1024;
 
     /// <summary>
-    /// The newest message (senders exchange themselves in), or <see cref="s_parked"/>, or null before the first
-    /// message. Any thread.
+    /// Stands in <see cref="_tail"/> while the receiver is parked on a mailbox that never had a message. Frozen, so a
+    /// send's fast path turns away from it to the slow path, which replaces it.
     /// </summary>
-    private MessageNode<T>? _head;
+    private static readonly MailboxSegment<T> s_parkedEmpty = new(2) { TailWord = MailboxSegment<T>.Frozen };
 
-    /// <summary>The last message the receiver took, whose <see cref="MessageNode{T}.Next"/> is the oldest waiting one. Receiver only, or a sender that found the receiver parked.</summary>
-    private MessageNode<T>? _stub;
+    /// <summary>
+    /// The segment senders append to; null until the first message (an empty mailbox costs no slots), or
+    /// <see cref="s_parkedEmpty"/>. Any thread.
+    /// </summary>
+    private MailboxSegment<T>? _tail;
 
-    /// <summary>The first message ever sent, handed over while there is no <see cref="_stub"/> yet.</summary>
-    private MessageNode<T>? _first;
+    /// <summary>
+    /// The segment the receiver takes from. Receiver only, except that the sender that creates the first segment
+    /// sets it once.
+    /// </summary>
+    private MailboxSegment<T>? _head;
+
+    /// <summary>The position in <see cref="_head"/> of the next message to take. Receiver only.</summary>
+    private long _headPosition;
 
     /// <summary>The green thread that receives; set when it first yields <see cref="Recv"/>.</summary>
     private GreenThread? _receiver;
@@ -71,7 +88,8 @@ public sealed class Mailbox<T>
     public string? Name { get; }
 
     /// <summary>Gets a value indicating whether the receiver is parked on an empty mailbox; for tests.</summary>
-    internal bool IsReceiverParked => Volatile.Read(ref _head) == s_parked;
+    internal bool IsReceiverParked => Volatile.Read(ref _tail) is { } tail
+        && (tail == s_parkedEmpty || (Volatile.Read(ref tail.TailWord) & MailboxSegment<T>.Parked) != 0);
 
     /// <summary>Gets the green thread that receives from this mailbox, or null before any thread received.</summary>
     public GreenThread? Receiver => Volatile.Read(ref _receiver);
@@ -84,32 +102,17 @@ public sealed class Mailbox<T>
     public void Send(T message)
     {
         var context = ThreadContext.Current;
-        var node = NodePool<T>.Rent(context);
-        node.Value = message;
-        var previous = Interlocked.Exchange(ref _head, node);
-        if (previous is not null && previous != s_parked)
+        context.Worker?.CountSend();
+        var tail = Volatile.Read(ref _tail);
+        var appended = tail is null ? MailboxSegment<T>.NoRoom : tail.TryAppend(message);
+        if (appended == MailboxSegment<T>.Appended
+            || (appended == MailboxSegment<T>.NoRoom && !SendSlow(message)))
         {
-            Volatile.Write(ref previous.Next, node);
             return;
         }
 
-        // The queue was empty. The receiver only touches _stub and _first while it runs, and it cannot run until
-        // it sees this node: it is parked (s_parked), or it will spin for the link (null).
-        var stub = _stub;
-        if (stub is null)
-        {
-            Volatile.Write(ref _first, node);
-        }
-        else
-        {
-            Volatile.Write(ref stub.Next, node);
-        }
-
-        if (previous == s_parked)
-        {
-            var receiver = _receiver!;
-            receiver.Scheduler.Ready(receiver, context);
-        }
+        var receiver = _receiver!;
+        receiver.Scheduler.Ready(receiver, context);
     }
 
     /// <summary>
@@ -134,85 +137,207 @@ public sealed class Mailbox<T>
         }
     }
 
-    /// <summary>Takes the oldest message if there is one. Receiver only, on the worker that owns <paramref name="nodes"/>.</summary>
-    internal bool TryTake(ThreadContext nodes, out T message)
+    /// <summary>Takes the oldest message if there is one. Receiver only.</summary>
+    internal bool TryTake(out T message)
     {
-        var stub = _stub;
-        MessageNode<T>? next;
-        if (stub is null)
+        var segment = _head ?? FirstSegment();
+        if (segment is not null)
         {
-            // No message was ever taken: the first one arrives through _first.
-            if (Volatile.Read(ref _head) is null)
+            while (true)
             {
-                message = default!;
-                return false;
-            }
-
-            next = Volatile.Read(ref _first) ?? WaitForLink(ref _first);
-            _first = null;
-        }
-        else
-        {
-            next = Volatile.Read(ref stub.Next);
-            if (next is null)
-            {
-                if (Volatile.Read(ref _head) == stub)
+                var position = _headPosition;
+                var slots = segment.Slots;
+                ref var slot = ref slots[position & (slots.Length - 1)];
+                if (Volatile.Read(ref slot.Sequence) == position + 1)
                 {
-                    message = default!;
-                    return false;
+                    message = slot.Item;
+                    if (RuntimeHelpers.IsReferenceOrContainsReferences<T>())
+                    {
+                        slot.Item = default!;
+                    }
+
+                    // Frees the slot for the sender one lap ahead; after the read above, so it cannot overwrite it first.
+                    Volatile.Write(ref slot.Sequence, position + slots.Length);
+                    _headPosition = position + 1;
+                    return true;
                 }
 
-                next = WaitForLink(ref stub.Next);
-            }
+                var word = Volatile.Read(ref segment.TailWord);
+                if (word >> MailboxSegment<T>.PositionShift != position)
+                {
+                    // A sender reserved the slot and is writing it; that takes a few instructions unless its OS
+                    // thread was preempted in between.
+                    WaitForMessage(ref slot, position);
+                    continue;
+                }
 
-            NodePool<T>.Return(stub, nodes);
+                if ((word & MailboxSegment<T>.Frozen) == 0)
+                {
+                    break;
+                }
+
+                // Drained a frozen segment: the rest of the messages are in the next one.
+                _head = segment = segment.Next!;
+                _headPosition = 0;
+            }
         }
 
-        _stub = next;
-        message = next.Value;
-        next.Value = default!;
-        return true;
+        message = default!;
+        return false;
     }
 
     /// <summary>
-    /// Parks the receiver if the queue is empty: returns true if it parked, false if a message arrived first.
-    /// Receiver only.
+    /// Parks the receiver if the queue is still empty: returns true if it parked, false if a message arrived first.
+    /// Receiver only, right after <see cref="TryTake"/> found nothing.
     /// </summary>
     internal bool TryPark()
     {
-        // Read the stub once: the moment the exchange succeeds, a sender may wake this thread on another worker,
-        // which takes a message and moves _stub; reading it again here would see that and "fail" a park that
-        // succeeded, running the thread on two workers at once.
-        var stub = _stub;
-        var previous = Interlocked.CompareExchange(ref _head, s_parked, stub);
-        if (TestHooks.Enabled && previous == stub)
+        // Decide from the swap's own result only: the moment it succeeds, a sender may wake this thread on another
+        // worker, which then takes messages and moves _head and _headPosition; reading them again here would see
+        // that and "fail" a park that succeeded, running the thread on two workers at once.
+        bool parked;
+        var segment = _head;
+        if (segment is null)
+        {
+            parked = Interlocked.CompareExchange(ref _tail, s_parkedEmpty, null) is null;
+        }
+        else
+        {
+            var word = Volatile.Read(ref segment.TailWord);
+            parked = word >> MailboxSegment<T>.PositionShift == _headPosition
+                && (word & (MailboxSegment<T>.Frozen | MailboxSegment<T>.Parked)) == 0
+                && Interlocked.CompareExchange(ref segment.TailWord, word | MailboxSegment<T>.Parked, word) == word;
+        }
+
+        if (TestHooks.Enabled && parked)
         {
             TestHooks.AfterParkExchange?.Invoke(this);
         }
 
-        return previous == stub;
+        return parked;
     }
 
     /// <summary>
     /// Clears the parked mark of a receiver that will never run again (its scheduler was disposed), so that another
-    /// green thread can take the mailbox over. If a sender took the mark first, it links its message as usual and
-    /// its wake-up of the ended thread is ignored.
+    /// green thread can take the mailbox over. If a sender took the mark first, its wake-up of the ended thread is
+    /// ignored.
     /// </summary>
-    internal void Abandon() => Interlocked.CompareExchange(ref _head, _stub, s_parked);
+    internal void Abandon()
+    {
+        var segment = _head;
+        if (segment is null)
+        {
+            Interlocked.CompareExchange(ref _tail, null, s_parkedEmpty);
+            return;
+        }
+
+        while (true)
+        {
+            var word = Volatile.Read(ref segment.TailWord);
+            if ((word & MailboxSegment<T>.Parked) == 0
+                || Interlocked.CompareExchange(ref segment.TailWord, word & ~MailboxSegment<T>.Parked, word) == word)
+            {
+                return;
+            }
+        }
+    }
 
     /// <summary>
-    /// Waits for a sender that has exchanged itself into <see cref="_head"/> but not yet linked its node; that
-    /// window is a few instructions long unless the sender's OS thread was preempted inside it.
+    /// Waits for a sender that has reserved <paramref name="slot"/> at <paramref name="position"/> but not yet
+    /// written it.
     /// </summary>
-    private static MessageNode<T> WaitForLink(ref MessageNode<T>? link)
+    private static void WaitForMessage(ref MailboxSegment<T>.Slot slot, long position)
     {
         var spinner = default(SpinWait);
-        MessageNode<T>? node;
-        while ((node = Volatile.Read(ref link)) is null)
+        while (Volatile.Read(ref slot.Sequence) != position + 1)
+        {
+            spinner.SpinOnce();
+        }
+    }
+
+    /// <summary>
+    /// The send path for the first message and for a full or frozen segment. Returns true if the receiver was parked
+    /// and the caller must wake it.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private bool SendSlow(T message)
+    {
+        var wake = false;
+        while (true)
+        {
+            var tail = Volatile.Read(ref _tail);
+            if (tail is null || tail == s_parkedEmpty)
+            {
+                // The first message: create the first segment. Only one sender's swap succeeds, and only that one
+                // sets _head; the receiver waits for it if it sees the segment first.
+                var created = new MailboxSegment<T>(FirstCapacity);
+                if (Interlocked.CompareExchange(ref _tail, created, tail) != tail)
+                {
+                    continue;
+                }
+
+                Volatile.Write(ref _head, created);
+                wake = tail == s_parkedEmpty;
+                tail = created;
+            }
+
+            switch (tail.TryAppend(message))
+            {
+                case MailboxSegment<T>.Appended:
+                    return wake;
+                case MailboxSegment<T>.AppendedToParked:
+                    return true;
+                default:
+                    wake |= Grow(tail);
+                    break;
+            }
+        }
+    }
+
+    /// <summary>
+    /// Links a larger segment behind a full one and freezes it, unless another sender already did. Returns true if the
+    /// receiver was parked on the frozen segment, so the caller must wake it once its message is in.
+    /// </summary>
+    private bool Grow(MailboxSegment<T> full)
+    {
+        if (TestHooks.Enabled)
+        {
+            TestHooks.BeforeGrow?.Invoke(this);
+        }
+
+        // The segment is internal, so nothing else can lock it; growth is rare enough for a lock.
+        lock (full)
+        {
+            if (full.Next is not null)
+            {
+                return false;
+            }
+
+            var next = new MailboxSegment<T>(Math.Min(full.Capacity * Growth, MaxCapacity));
+            Volatile.Write(ref full.Next, next);
+            var wake = full.Freeze();
+            Volatile.Write(ref _tail, next);
+            return wake;
+        }
+    }
+
+    /// <summary>Gets the first segment for a receiver that has none yet, or null if no message was ever sent.</summary>
+    private MailboxSegment<T>? FirstSegment()
+    {
+        var tail = Volatile.Read(ref _tail);
+        if (tail is null || tail == s_parkedEmpty)
+        {
+            return null;
+        }
+
+        // The sender that created the first segment sets _head right after publishing it in _tail.
+        var spinner = default(SpinWait);
+        MailboxSegment<T>? head;
+        while ((head = Volatile.Read(ref _head)) is null)
         {
             spinner.SpinOnce();
         }
 
-        return node;
+        return head;
     }
 }

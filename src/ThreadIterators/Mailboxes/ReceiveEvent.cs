@@ -37,18 +37,26 @@ public sealed class ReceiveEvent<T> : Event
             mailbox.Bind(thread);
         }
 
-        if (mailbox.TryTake(worker.Context, out var message) || !mailbox.TryPark() && mailbox.TryTake(worker.Context, out message))
+        while (true)
         {
-            Value = message;
-            return EventOutcome.Continue;
-        }
+            if (mailbox.TryTake(out var message))
+            {
+                Value = message;
+                return EventOutcome.Continue;
+            }
 
-        return EventOutcome.Parked;
+            // A failed park means the mailbox changed since the take looked: a message arrived, or the segment
+            // the receiver would park on was created or frozen. Look again.
+            if (mailbox.TryPark())
+            {
+                return EventOutcome.Parked;
+            }
+        }
     }
 
     internal override EventOutcome Resume(GreenThread thread, Worker worker)
     {
-        if (!_mailbox.TryTake(worker.Context, out var message))
+        if (!_mailbox.TryTake(out var message))
         {
             // A receiver is woken only by the send that linked a message; anything else is a runtime bug, and
             // continuing would hand the body a message nobody sent.

@@ -18,4 +18,10 @@ internal static class TestHooks
     /// decides what the exchange meant. From this moment a sender may already have woken the receiver elsewhere.
     /// </summary>
     internal static Action<object>? AfterParkExchange { get; set; }
+
+    /// <summary>
+    /// Called by a sender that found a mailbox's segment full, before it freezes the segment and links a larger one
+    /// (the argument is the mailbox). Meanwhile the receiver may drain the full segment and park on it.
+    /// </summary>
+    internal static Action<object>? BeforeGrow { get; set; }
 }

@@ -1,6 +1,7 @@
 using System;
 using System.Diagnostics;
 using System.Diagnostics.CodeAnalysis;
+using System.Runtime.CompilerServices;
 using System.Runtime.ExceptionServices;
 using System.Threading;
 
@@ -31,6 +32,14 @@ internal sealed class Worker
     /// </summary>
     internal const int RunNextCap = 16;
 
+    /// <summary>
+    /// Sends in one turn after which the turn counts as long: the run-next thread, which no other worker can steal,
+    /// moves to the stealable queue, and further wake-ups of the turn go there too. Without it a thread that floods a
+    /// mailbox without yielding would keep the receiver it woke from running on an idle worker until the flood ended,
+    /// queueing every message. Guessed; one local-queue push per this many sends.
+    /// </summary>
+    internal const int LongTurnSends = 256;
+
     /// <summary>Every this many turns the inject queue is looked at first, so injected threads are not starved by local ones (Go uses 61).</summary>
     private const int InjectInterval = 61;
 
@@ -45,6 +54,9 @@ internal sealed class Worker
 
     /// <summary>Consecutive turns taken from <see cref="_runNext"/>.</summary>
     private int _runNextStreak;
+
+    /// <summary>Sends made by the running turn, up to <see cref="LongTurnSends"/>.</summary>
+    private int _turnSends;
 
     /// <summary>Turns taken, for <see cref="InjectInterval"/>.</summary>
     private int _turns;
@@ -91,9 +103,18 @@ internal sealed class Worker
     /// <summary>Wakes the worker if it is parked, or makes its next park return at once.</summary>
     internal void Unpark() => _parker.Set();
 
-    /// <summary>Makes a thread woken on this worker run next, keeping the message hop in this core's cache. Never wakes another worker.</summary>
+    /// <summary>
+    /// Makes a thread woken on this worker run next, keeping the message hop in this core's cache; in a long turn
+    /// (see <see cref="LongTurnSends"/>) it is queued instead, where an idle worker can take it.
+    /// </summary>
     internal void PushRunNext(GreenThread thread)
     {
+        if (_turnSends >= LongTurnSends)
+        {
+            PushLocal(thread);
+            return;
+        }
+
         var displaced = _runNext;
         _runNext = thread;
         if (displaced is not null)
@@ -110,6 +131,17 @@ internal sealed class Worker
         // Store-load fence: the push must be visible before the idle count is read (see docs/architecture.md, park/wake protocol).
         Interlocked.MemoryBarrier();
         Scheduler.WakeIdleWorker();
+    }
+
+    /// <summary>Counts a send made on this worker; the send that makes the turn long releases the run-next thread to the stealable queue.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal void CountSend()
+    {
+        if (_turnSends < LongTurnSends && ++_turnSends == LongTurnSends && _runNext is { } waiting)
+        {
+            _runNext = null;
+            PushLocal(waiting);
+        }
     }
 
     private void Main()
@@ -243,6 +275,7 @@ internal sealed class Worker
         }
 
         RunningId = thread.Id;
+        _turnSends = 0;
         try
         {
             var outcome = thread.WaitingOn?.Resume(thread, this) ?? EventOutcome.Continue;

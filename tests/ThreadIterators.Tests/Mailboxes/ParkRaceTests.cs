@@ -1,6 +1,7 @@
 using System;
 using System.Collections.Concurrent;
 using System.Collections.Generic;
+using System.Linq;
 using System.Threading;
 using ThreadIterators;
 
@@ -69,6 +70,66 @@ public sealed class ParkRaceTests
             {
                 yield return message;
                 received.Enqueue(message.Value);
+            }
+        }
+    }
+
+    [Theory]
+    [InlineData(1)]
+    [InlineData(2)]
+    public void Grow_ReceiverParksOnTheFullSegmentBeforeItIsFrozen_TheGrowingSenderWakesIt(int workers)
+    {
+        const int total = 1_000;
+        using var scheduler = new Scheduler(workers);
+        var gate = new Mailbox<int>("gate");
+        var inbox = new Mailbox<int>("growing");
+        var received = new List<int>();
+        var held = 0;
+        TestHooks.BeforeGrow = mailbox =>
+        {
+            // The first growth only: let the receiver drain the full first segment and park on it before the
+            // sender freezes it. A sender that froze it without waking the receiver would strand every message.
+            if (mailbox == inbox && Interlocked.Increment(ref held) == 1)
+            {
+                gate.Send(0);
+                var deadline = DateTime.UtcNow + Timeout;
+                var spinner = default(SpinWait);
+                while (!inbox.IsReceiverParked)
+                {
+                    Assert.True(DateTime.UtcNow < deadline, "the receiver did not drain the full segment and park");
+                    spinner.SpinOnce();
+                }
+            }
+        };
+
+        try
+        {
+            var receiver = scheduler.Spawn(Receive(), "receiver");
+
+            // The receiver waits at the gate while the first sends fill the first segment; the send that finds it
+            // full opens the gate from the hook.
+            for (var i = 0; i < total; i++)
+            {
+                inbox.Send(i);
+            }
+
+            Assert.True(receiver.Wait(Timeout), $"the receiver got {Volatile.Read(ref held)} growth(s) and did not finish");
+            Assert.True(held >= 1, "no segment ever grew");
+            Assert.Equal(Enumerable.Range(0, total), received);
+        }
+        finally
+        {
+            TestHooks.BeforeGrow = null;
+        }
+
+        IEnumerable<Event> Receive()
+        {
+            yield return gate.Recv();
+            var message = inbox.Recv();
+            for (var i = 0; i < total; i++)
+            {
+                yield return message;
+                received.Add(message.Value);
             }
         }
     }

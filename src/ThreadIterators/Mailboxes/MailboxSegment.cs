@@ -1,0 +1,133 @@
+using System.Runtime.CompilerServices;
+using System.Threading;
+
+namespace ThreadIterators;
+
+/// <summary>
+/// A ring of message slots that a <see cref="Mailbox{T}"/>'s senders append to and its receiver takes from. While
+/// the receiver keeps up, the same ring is reused lap after lap, so messaging allocates nothing; when a sender finds
+/// it full, the mailbox freezes it and links a larger one behind it.
+/// </summary>
+/// <remarks>
+/// <para>
+/// Each slot carries a sequence number, as in Vyukov's bounded queue: a slot is free for the append at position
+/// <c>p</c> when its sequence is <c>p</c>, holds that message when it is <c>p + 1</c>, and is free again for
+/// <c>p + capacity</c> once the receiver took it. Positions count from zero in every segment.
+/// </para>
+/// <para>
+/// <see cref="TailWord"/> packs the next append position with two flags, so that one compare-and-swap both reserves
+/// a slot and tells the sender whether the receiver is parked (and clears the mark: exactly one sender wakes it).
+/// </para>
+/// <para>
+/// Senders: <see cref="TryAppend"/> and <see cref="Freeze"/>, any thread. Slot reads and the park mark: the receiver
+/// only.
+/// </para>
+/// </remarks>
+/// <typeparam name="T">The message type.</typeparam>
+internal sealed class MailboxSegment<T>
+{
+    /// <summary>In <see cref="TailWord"/>: the receiver found the segment empty and is parked on it.</summary>
+    internal const long Parked = 1;
+
+    /// <summary>In <see cref="TailWord"/>: no more appends; <see cref="Next"/> takes them.</summary>
+    internal const long Frozen = 2;
+
+    /// <summary><see cref="TailWord"/> keeps the position above the two flag bits.</summary>
+    internal const int PositionShift = 2;
+
+    /// <summary>What <see cref="TryAppend"/> returns when the message is in and nobody needs waking.</summary>
+    internal const int Appended = 0;
+
+    /// <summary>What <see cref="TryAppend"/> returns when the message is in and the parked receiver must be woken.</summary>
+    internal const int AppendedToParked = 1;
+
+    /// <summary>What <see cref="TryAppend"/> returns when the segment is full or frozen; the message is not in.</summary>
+    internal const int NoRoom = 2;
+
+    /// <summary>The slots; the length is a power of two.</summary>
+    internal readonly Slot[] Slots;
+
+    /// <summary>The next append position, shifted by <see cref="PositionShift"/>, with <see cref="Parked"/> and <see cref="Frozen"/>.</summary>
+    internal long TailWord;
+
+    /// <summary>The segment that takes appends once this one is frozen; set before the freeze.</summary>
+    internal MailboxSegment<T>? Next;
+
+    internal MailboxSegment(int capacity)
+    {
+        Slots = new Slot[capacity];
+        for (var i = 0; i < Slots.Length; i++)
+        {
+            Slots[i].Sequence = i;
+        }
+    }
+
+    /// <summary>Gets the number of slots.</summary>
+    internal int Capacity => Slots.Length;
+
+    /// <summary>
+    /// Appends a message unless the segment is full or frozen: returns <see cref="Appended"/>,
+    /// <see cref="AppendedToParked"/> or <see cref="NoRoom"/>. Any thread.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal int TryAppend(T message)
+    {
+        var slots = Slots;
+        while (true)
+        {
+            var word = Volatile.Read(ref TailWord);
+            if ((word & Frozen) != 0)
+            {
+                return NoRoom;
+            }
+
+            var position = word >> PositionShift;
+            ref var slot = ref slots[position & (slots.Length - 1)];
+            var lag = Volatile.Read(ref slot.Sequence) - position;
+            if (lag == 0)
+            {
+                // The slot is free: reserve it, clearing the park mark. The swap is the send's one interlocked
+                // operation, and a full fence: the receiver's park and this append cannot both miss each other.
+                if (Interlocked.CompareExchange(ref TailWord, (word & ~Parked) + (1L << PositionShift), word) == word)
+                {
+                    slot.Item = message;
+                    Volatile.Write(ref slot.Sequence, position + 1);
+                    return (word & Parked) != 0 ? AppendedToParked : Appended;
+                }
+            }
+            else if (lag < 0 && Volatile.Read(ref TailWord) == word)
+            {
+                // The slot still holds the message of the previous lap: the ring is full.
+                return NoRoom;
+            }
+
+            // Another sender took the position first; look again.
+        }
+    }
+
+    /// <summary>
+    /// Stops further appends; returns true if the receiver was parked on the segment, in which case the caller now
+    /// owes it a wake-up. Any thread, under the mailbox's growth lock, after <see cref="Next"/> is set.
+    /// </summary>
+    internal bool Freeze()
+    {
+        while (true)
+        {
+            var word = Volatile.Read(ref TailWord);
+            if (Interlocked.CompareExchange(ref TailWord, (word | Frozen) & ~Parked, word) == word)
+            {
+                return (word & Parked) != 0;
+            }
+        }
+    }
+
+    /// <summary>One message slot.</summary>
+    internal struct Slot
+    {
+        /// <summary>The message while the slot holds one.</summary>
+        internal T Item;
+
+        /// <summary>Which position may use the slot next, and whether it holds that position's message (see the type's remarks).</summary>
+        internal long Sequence;
+    }
+}
