@@ -104,9 +104,9 @@ public sealed class Mailbox<T>
         var context = ThreadContext.Current;
         context.Worker?.CountSend();
         var tail = Volatile.Read(ref _tail);
-        var appended = tail is null ? MailboxSegment<T>.NoRoom : tail.TryAppend(message);
+        var appended = tail is null ? MailboxSegment<T>.NoRoom : tail.TryAppend(message, ref _tail);
         if (appended == MailboxSegment<T>.Appended
-            || (appended == MailboxSegment<T>.NoRoom && !SendSlow(message)))
+            || (appended != MailboxSegment<T>.AppendedToParked && !SendSlow(message)))
         {
             return;
         }
@@ -159,11 +159,19 @@ public sealed class Mailbox<T>
                     // Frees the slot for the sender one lap ahead; after the read above, so it cannot overwrite it first.
                     Volatile.Write(ref slot.Sequence, position + slots.Length);
                     _headPosition = position + 1;
+                    if (slots.Length > FirstCapacity
+                        && Volatile.Read(ref slots[(position + 1) & (slots.Length - 1)].Sequence) != position + 2)
+                    {
+                        // Perhaps the last message of a burst: give the large segment back at once, rather than
+                        // when the receiver next parks, which it may never do.
+                        ShrinkIfEmpty(segment);
+                    }
+
                     return true;
                 }
 
                 var word = Volatile.Read(ref segment.TailWord);
-                if (word >> MailboxSegment<T>.PositionShift != position)
+                if (MailboxSegment<T>.PositionOf(word) != position)
                 {
                     // A sender reserved the slot and is writing it; that takes a few instructions unless its OS
                     // thread was preempted in between.
@@ -176,9 +184,12 @@ public sealed class Mailbox<T>
                     break;
                 }
 
-                // Drained a frozen segment: the rest of the messages are in the next one.
+                // Drained a frozen segment: the rest of the messages are in the next one, and no sender can reserve
+                // a slot of this one any more, so another mailbox may have it.
+                var drained = segment;
                 _head = segment = segment.Next!;
                 _headPosition = 0;
+                SegmentPool<T>.Return(drained);
             }
         }
 
@@ -204,9 +215,19 @@ public sealed class Mailbox<T>
         else
         {
             var word = Volatile.Read(ref segment.TailWord);
-            parked = word >> MailboxSegment<T>.PositionShift == _headPosition
-                && (word & (MailboxSegment<T>.Frozen | MailboxSegment<T>.Parked)) == 0
-                && Interlocked.CompareExchange(ref segment.TailWord, word | MailboxSegment<T>.Parked, word) == word;
+            if (MailboxSegment<T>.PositionOf(word) != _headPosition || (word & (MailboxSegment<T>.Frozen | MailboxSegment<T>.Parked)) != 0)
+            {
+                return false;
+            }
+
+            if (segment.Capacity > FirstCapacity)
+            {
+                // Empty after a burst: give the large segment back rather than keep it while parked.
+                ShrinkIfEmpty(segment);
+                return false;
+            }
+
+            parked = Interlocked.CompareExchange(ref segment.TailWord, word | MailboxSegment<T>.Parked, word) == word;
         }
 
         if (TestHooks.Enabled && parked)
@@ -270,9 +291,10 @@ public sealed class Mailbox<T>
             {
                 // The first message: create the first segment. Only one sender's swap succeeds, and only that one
                 // sets _head; the receiver waits for it if it sees the segment first.
-                var created = new MailboxSegment<T>(FirstCapacity);
+                var created = SegmentPool<T>.Rent(FirstCapacity);
                 if (Interlocked.CompareExchange(ref _tail, created, tail) != tail)
                 {
+                    SegmentPool<T>.Return(created);
                     continue;
                 }
 
@@ -281,22 +303,26 @@ public sealed class Mailbox<T>
                 tail = created;
             }
 
-            switch (tail.TryAppend(message))
+            switch (tail.TryAppend(message, ref _tail))
             {
                 case MailboxSegment<T>.Appended:
                     return wake;
                 case MailboxSegment<T>.AppendedToParked:
                     return true;
-                default:
+                case MailboxSegment<T>.NoRoom:
                     wake |= Grow(tail);
+                    break;
+                default:
+                    // Stale: the tail moved on since it was read; read it again.
                     break;
             }
         }
     }
 
     /// <summary>
-    /// Links a larger segment behind a full one and freezes it, unless another sender already did. Returns true if the
-    /// receiver was parked on the frozen segment, so the caller must wake it once its message is in.
+    /// Links a larger segment behind a full one and freezes it, unless it is no longer the tail (another sender
+    /// already grew it). Returns true if the receiver was parked on the frozen segment, so the caller must wake it
+    /// once its message is in.
     /// </summary>
     private bool Grow(MailboxSegment<T> full)
     {
@@ -308,16 +334,54 @@ public sealed class Mailbox<T>
         // The segment is internal, so nothing else can lock it; growth is rare enough for a lock.
         lock (full)
         {
-            if (full.Next is not null)
+            // Checked under the lock that every change of the tail holds, and before anything else: a segment taken
+            // from the pool may already be another mailbox's tail.
+            if (Volatile.Read(ref _tail) != full)
             {
                 return false;
             }
 
-            var next = new MailboxSegment<T>(Math.Min(full.Capacity * Growth, MaxCapacity));
+            var next = SegmentPool<T>.Rent(Math.Min(full.Capacity * Growth, MaxCapacity));
             Volatile.Write(ref full.Next, next);
             var wake = full.Freeze();
             Volatile.Write(ref _tail, next);
             return wake;
+        }
+    }
+
+    /// <summary>
+    /// If the receiver's large tail segment is empty, links a first-size segment behind it and freezes it; once no
+    /// late message is left in it, the large segment goes back to the pool. Receiver only.
+    /// </summary>
+    private void ShrinkIfEmpty(MailboxSegment<T> large)
+    {
+        var word = Volatile.Read(ref large.TailWord);
+        if (MailboxSegment<T>.PositionOf(word) != _headPosition || (word & MailboxSegment<T>.Frozen) != 0)
+        {
+            return;
+        }
+
+        lock (large)
+        {
+            if (Volatile.Read(ref _tail) != large)
+            {
+                return;
+            }
+
+            var small = SegmentPool<T>.Rent(FirstCapacity);
+            Volatile.Write(ref large.Next, small);
+
+            // The receiver is running, so it is not parked on the segment, and no wake-up is owed.
+            large.Freeze();
+            Volatile.Write(ref _tail, small);
+        }
+
+        if (MailboxSegment<T>.PositionOf(Volatile.Read(ref large.TailWord)) == _headPosition)
+        {
+            // No sender got in before the freeze: nothing is left to take from the large segment.
+            _head = large.Next;
+            _headPosition = 0;
+            SegmentPool<T>.Return(large);
         }
     }
 

@@ -6,7 +6,9 @@ namespace ThreadIterators;
 /// <summary>
 /// A ring of message slots that a <see cref="Mailbox{T}"/>'s senders append to and its receiver takes from. While
 /// the receiver keeps up, the same ring is reused lap after lap, so messaging allocates nothing; when a sender finds
-/// it full, the mailbox freezes it and links a larger one behind it.
+/// it full, the mailbox freezes it and links a larger one behind it. Drained segments go back to
+/// <see cref="SegmentPool{T}"/> for any mailbox of the same message type, so memory follows the messages in flight,
+/// not every mailbox's deepest moment.
 /// </summary>
 /// <remarks>
 /// <para>
@@ -17,6 +19,8 @@ namespace ThreadIterators;
 /// <para>
 /// <see cref="TailWord"/> packs the next append position with two flags, so that one compare-and-swap both reserves
 /// a slot and tells the sender whether the receiver is parked (and clears the mark: exactly one sender wakes it).
+/// Its top bits count the segment's lives in the pool, so a sender still holding a segment from an earlier life
+/// can never succeed with a swap on the current one.
 /// </para>
 /// <para>
 /// Senders: <see cref="TryAppend"/> and <see cref="Freeze"/>, any thread. Slot reads and the park mark: the receiver
@@ -32,8 +36,14 @@ internal sealed class MailboxSegment<T>
     /// <summary>In <see cref="TailWord"/>: no more appends; <see cref="Next"/> takes them.</summary>
     internal const long Frozen = 2;
 
-    /// <summary><see cref="TailWord"/> keeps the position above the two flag bits.</summary>
+    /// <summary><see cref="TailWord"/> keeps the position above the two flag bits...</summary>
     internal const int PositionShift = 2;
+
+    /// <summary>...in 42 bits (four trillion appends in one life of a segment)...</summary>
+    internal const long PositionMask = (1L << 42) - 1;
+
+    /// <summary>...and the life count above them.</summary>
+    internal const int LifeShift = 44;
 
     /// <summary>What <see cref="TryAppend"/> returns when the message is in and nobody needs waking.</summary>
     internal const int Appended = 0;
@@ -43,6 +53,9 @@ internal sealed class MailboxSegment<T>
 
     /// <summary>What <see cref="TryAppend"/> returns when the segment is full or frozen; the message is not in.</summary>
     internal const int NoRoom = 2;
+
+    /// <summary>What <see cref="TryAppend"/> returns when the segment is no longer the mailbox's tail; the message is not in.</summary>
+    internal const int Stale = 3;
 
     /// <summary>The slots; the length is a power of two.</summary>
     internal readonly Slot[] Slots;
@@ -65,23 +78,37 @@ internal sealed class MailboxSegment<T>
     /// <summary>Gets the number of slots.</summary>
     internal int Capacity => Slots.Length;
 
+    /// <summary>Gets the append position in a <see cref="TailWord"/>.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal static long PositionOf(long word) => (word >> PositionShift) & PositionMask;
+
     /// <summary>
-    /// Appends a message unless the segment is full or frozen: returns <see cref="Appended"/>,
-    /// <see cref="AppendedToParked"/> or <see cref="NoRoom"/>. Any thread.
+    /// Appends a message unless the segment is full or frozen, or no longer <paramref name="tail"/> (a pooled segment
+    /// may have moved on to another mailbox since the caller read it): returns <see cref="Appended"/>,
+    /// <see cref="AppendedToParked"/>, <see cref="NoRoom"/> or <see cref="Stale"/>. Any thread.
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    internal int TryAppend(T message)
+    internal int TryAppend(T message, ref MailboxSegment<T>? tail)
     {
         var slots = Slots;
         while (true)
         {
             var word = Volatile.Read(ref TailWord);
+
+            // Checked after reading the word: a segment is frozen before it stops being the tail, and starts a new
+            // life (a new word) before it becomes a tail again, so a swap expecting this word succeeds only while
+            // the segment is still this mailbox's tail.
+            if (Volatile.Read(ref tail) != this)
+            {
+                return Stale;
+            }
+
             if ((word & Frozen) != 0)
             {
                 return NoRoom;
             }
 
-            var position = word >> PositionShift;
+            var position = PositionOf(word);
             ref var slot = ref slots[position & (slots.Length - 1)];
             var lag = Volatile.Read(ref slot.Sequence) - position;
             if (lag == 0)
@@ -103,6 +130,23 @@ internal sealed class MailboxSegment<T>
 
             // Another sender took the position first; look again.
         }
+    }
+
+    /// <summary>
+    /// Makes a drained segment new for its next life: empty, unfrozen, unlinked, with a new life count. Only for a
+    /// segment that no mailbox references as head or tail, whose every reserved slot has been taken.
+    /// </summary>
+    internal void Renew()
+    {
+        var life = (Volatile.Read(ref TailWord) >>> LifeShift) + 1;
+        Next = null;
+        var slots = Slots;
+        for (var i = 0; i < slots.Length; i++)
+        {
+            slots[i].Sequence = i;
+        }
+
+        Volatile.Write(ref TailWord, life << LifeShift);
     }
 
     /// <summary>

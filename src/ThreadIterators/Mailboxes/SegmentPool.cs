@@ -1,0 +1,65 @@
+using System.Collections.Generic;
+using System.Numerics;
+
+namespace ThreadIterators;
+
+/// <summary>
+/// Drained <see cref="MailboxSegment{T}"/>s of one message type, by capacity, for any mailbox to reuse. A ring of
+/// N forwarders passing M messages then needs segments for the M messages in flight, not N mailboxes' worth of the
+/// deepest each one ever got.
+/// </summary>
+/// <remarks>
+/// Any thread, under one lock per capacity. Segments are rented when a mailbox grows or gets its first message and
+/// returned when a receiver drains one, so the lock is taken once per segment, never per message.
+/// </remarks>
+/// <typeparam name="T">The message type.</typeparam>
+internal static class SegmentPool<T>
+{
+    /// <summary>Most slots kept per capacity (16 MB of <see cref="long"/> messages); beyond that, segments go to the garbage collector.</summary>
+    private const int SlotsKeptPerCapacity = 1 << 20;
+
+    /// <summary>Free segments by capacity: index k holds capacity 4^(k+1).</summary>
+    private static readonly Stack<MailboxSegment<T>>[] s_free = CreateStacks();
+
+    /// <summary>Takes a renewed segment of <paramref name="capacity"/> slots (a power of four), or makes one.</summary>
+    internal static MailboxSegment<T> Rent(int capacity)
+    {
+        var free = s_free[IndexOf(capacity)];
+        lock (free)
+        {
+            if (free.TryPop(out var segment))
+            {
+                return segment;
+            }
+        }
+
+        return new MailboxSegment<T>(capacity);
+    }
+
+    /// <summary>Renews and keeps a drained segment that no mailbox references any more.</summary>
+    internal static void Return(MailboxSegment<T> segment)
+    {
+        segment.Renew();
+        var free = s_free[IndexOf(segment.Capacity)];
+        lock (free)
+        {
+            if (free.Count < SlotsKeptPerCapacity / segment.Capacity)
+            {
+                free.Push(segment);
+            }
+        }
+    }
+
+    private static int IndexOf(int capacity) => (BitOperations.Log2((uint)capacity) / 2) - 1;
+
+    private static Stack<MailboxSegment<T>>[] CreateStacks()
+    {
+        var stacks = new Stack<MailboxSegment<T>>[8];
+        for (var i = 0; i < stacks.Length; i++)
+        {
+            stacks[i] = new Stack<MailboxSegment<T>>();
+        }
+
+        return stacks;
+    }
+}
