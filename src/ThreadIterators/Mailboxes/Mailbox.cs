@@ -91,6 +91,9 @@ public sealed class Mailbox<T>
     internal bool IsReceiverParked => Volatile.Read(ref _tail) is { } tail
         && (tail == s_parkedEmpty || (Volatile.Read(ref tail.TailWord) & MailboxSegment<T>.Parked) != 0);
 
+    /// <summary>Gets the segment senders append to, if any; for tests.</summary>
+    internal object? TailSegment => Volatile.Read(ref _tail);
+
     /// <summary>Gets the green thread that receives from this mailbox, or null before any thread received.</summary>
     public GreenThread? Receiver => Volatile.Read(ref _receiver);
 
@@ -104,6 +107,11 @@ public sealed class Mailbox<T>
         var context = ThreadContext.Current;
         context.Worker?.CountSend();
         var tail = Volatile.Read(ref _tail);
+        if (TestHooks.Enabled)
+        {
+            TestHooks.AfterTailRead?.Invoke(this);
+        }
+
         var appended = tail is null ? MailboxSegment<T>.NoRoom : tail.TryAppend(message, ref _tail);
         if (appended == MailboxSegment<T>.Appended
             || (appended != MailboxSegment<T>.AppendedToParked && !SendSlow(message)))

@@ -24,4 +24,10 @@ internal static class TestHooks
     /// (the argument is the mailbox). Meanwhile the receiver may drain the full segment and park on it.
     /// </summary>
     internal static Action<object>? BeforeGrow { get; set; }
+
+    /// <summary>
+    /// Called by a sender right after it read the mailbox's tail segment, before it appends to it (the argument is
+    /// the mailbox). Meanwhile that segment may be frozen, drained, pooled and handed to another mailbox.
+    /// </summary>
+    internal static Action<object>? AfterTailRead { get; set; }
 }

@@ -133,4 +133,105 @@ public sealed class ParkRaceTests
             }
         }
     }
+
+    [Theory]
+    [InlineData(1)]
+    [InlineData(2)]
+    public void Send_TailSegmentPooledAndReusedByAnotherMailboxWhileSenderHoldsIt_MessageStaysInItsMailbox(int workers)
+    {
+        using var scheduler = new Scheduler(workers);
+        var gate = new Mailbox<int>("gate");
+        var first = new Mailbox<Tagged>("first");
+        var second = new Mailbox<Tagged>("second");
+        var receivedFirst = new ConcurrentQueue<int>();
+        var receivedSecond = new ConcurrentQueue<int>();
+        using var senderHolds = new ManualResetEventSlim();
+        using var release = new ManualResetEventSlim();
+        var armed = 0;
+        TestHooks.AfterTailRead = mailbox =>
+        {
+            if (mailbox == first && Interlocked.Exchange(ref armed, 0) == 1)
+            {
+                senderHolds.Set();
+                release.Wait(Timeout);
+            }
+        };
+
+        try
+        {
+            // The first mailbox's first segment gets a message, and a late sender reads it as the tail and stops.
+            first.Send(new Tagged(0));
+            var segment = first.TailSegment;
+            Volatile.Write(ref armed, 1);
+            var late = new Thread(() => first.Send(new Tagged(1000))) { IsBackground = true };
+            late.Start();
+            Assert.True(senderHolds.Wait(Timeout), "the late sender never read the tail");
+
+            // Fill and outgrow that segment, let the receiver drain it into the pool (stopping while the next segment
+            // still holds messages, so that one is not given back), and give it to the second mailbox.
+            for (var i = 1; i <= 6; i++)
+            {
+                first.Send(new Tagged(i));
+            }
+
+            var receiverA = scheduler.Spawn(ReceiveFirst(), "first receiver");
+            var receiverB = scheduler.Spawn(ReceiveSecond(), "second receiver");
+            gate.Send(0);
+            WaitFor(() => receivedFirst.Count == 5, "the first receiver took the first five messages");
+            second.Send(new Tagged(100));
+            Assert.Same(segment, second.TailSegment);
+
+            release.Set();
+            Assert.True(late.Join(Timeout), "the late sender did not finish");
+            second.Send(new Tagged(101));
+            gate.Send(0);
+            Assert.True(receiverA.Wait(Timeout), "the first receiver never got the late message");
+            Assert.True(receiverB.Wait(Timeout), "the second receiver did not finish");
+            Assert.Equal([0, 1, 2, 3, 4, 5, 6, 1000], receivedFirst);
+            Assert.Equal([100, 101], receivedSecond);
+        }
+        finally
+        {
+            TestHooks.AfterTailRead = null;
+            release.Set();
+        }
+
+        IEnumerable<Event> ReceiveFirst()
+        {
+            var message = first.Recv();
+            foreach (var count in (int[])[5, 3])
+            {
+                yield return gate.Recv();
+                for (var i = 0; i < count; i++)
+                {
+                    yield return message;
+                    receivedFirst.Enqueue(message.Value.Value);
+                }
+            }
+        }
+
+        IEnumerable<Event> ReceiveSecond()
+        {
+            var message = second.Recv();
+            for (var i = 0; i < 2; i++)
+            {
+                yield return message;
+                receivedSecond.Enqueue(message.Value.Value);
+            }
+        }
+    }
+
+    private static void WaitFor(Func<bool> condition, string what)
+    {
+        var deadline = DateTime.UtcNow + Timeout;
+        var spinner = default(SpinWait);
+        while (!condition())
+        {
+            Assert.True(DateTime.UtcNow < deadline, $"timed out waiting: {what}");
+            spinner.SpinOnce();
+        }
+    }
+
+    /// <summary>A message type no other test uses, so this test alone fills and drains its segment pool.</summary>
+    private readonly record struct Tagged(int Value);
 }
