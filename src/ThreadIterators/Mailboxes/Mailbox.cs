@@ -73,6 +73,16 @@ public sealed class Mailbox<T>
     /// <summary>The green thread that receives; set when it first yields <see cref="Recv"/>.</summary>
     private GreenThread? _receiver;
 
+    /// <summary>Parks the receiver has made. Receiver only (read by <see cref="Abandon"/> once the workers have stopped).</summary>
+    private int _parks;
+
+    /// <summary>
+    /// Parks resolved: counted by the one party that took a park's mark (a sender, once it has read
+    /// <see cref="_receiver"/>, or <see cref="Abandon"/>), so <see cref="Abandon"/> can wait for a sender still on its
+    /// way to wake the abandoned receiver. The parties of successive parks are ordered by the wake-ups themselves.
+    /// </summary>
+    private int _wakes;
+
     /// <summary>The one receive event of this mailbox, reused for every message.</summary>
     private readonly ReceiveEvent<T> _receive;
 
@@ -119,7 +129,13 @@ public sealed class Mailbox<T>
             return;
         }
 
+        if (TestHooks.Enabled)
+        {
+            TestHooks.BeforeWakeRead?.Invoke(this);
+        }
+
         var receiver = _receiver!;
+        Volatile.Write(ref _wakes, _wakes + 1);
         receiver.Scheduler.Ready(receiver, context);
     }
 
@@ -218,6 +234,7 @@ public sealed class Mailbox<T>
         var segment = _head;
         if (segment is null)
         {
+            _parks++;
             parked = Interlocked.CompareExchange(ref _tail, s_parkedEmpty, null) is null;
         }
         else
@@ -235,10 +252,15 @@ public sealed class Mailbox<T>
                 return false;
             }
 
+            _parks++;
             parked = Interlocked.CompareExchange(ref segment.TailWord, word | MailboxSegment<T>.Parked, word) == word;
         }
 
-        if (TestHooks.Enabled && parked)
+        if (!parked)
+        {
+            _parks--;
+        }
+        else if (TestHooks.Enabled)
         {
             TestHooks.AfterParkExchange?.Invoke(this);
         }
@@ -254,19 +276,48 @@ public sealed class Mailbox<T>
     internal void Abandon()
     {
         var segment = _head;
+        var took = false;
         if (segment is null)
         {
-            Interlocked.CompareExchange(ref _tail, null, s_parkedEmpty);
-            return;
+            took = Interlocked.CompareExchange(ref _tail, null, s_parkedEmpty) == s_parkedEmpty;
+        }
+        else
+        {
+            while (true)
+            {
+                var word = Volatile.Read(ref segment.TailWord);
+                if ((word & MailboxSegment<T>.Parked) == 0)
+                {
+                    break;
+                }
+
+                if (Interlocked.CompareExchange(ref segment.TailWord, word & ~MailboxSegment<T>.Parked, word) == word)
+                {
+                    took = true;
+                    break;
+                }
+            }
         }
 
-        while (true)
+        if (took)
         {
-            var word = Volatile.Read(ref segment.TailWord);
-            if ((word & MailboxSegment<T>.Parked) == 0
-                || Interlocked.CompareExchange(ref segment.TailWord, word & ~MailboxSegment<T>.Parked, word) == word)
+            Volatile.Write(ref _wakes, _wakes + 1);
+        }
+
+        // A sender that took the mark may not have read _receiver yet. Once a thread of another scheduler takes the
+        // mailbox over, that sender would wake the newcomer instead of the ended thread, so wait for it here: it is a
+        // few instructions from that read unless its OS thread was preempted.
+        if (Volatile.Read(ref _wakes) != _parks)
+        {
+            if (TestHooks.Enabled)
             {
-                return;
+                TestHooks.AbandonWaitsForWake?.Invoke(this);
+            }
+
+            var spinner = default(SpinWait);
+            while (Volatile.Read(ref _wakes) != _parks)
+            {
+                spinner.SpinOnce();
             }
         }
     }
@@ -339,22 +390,31 @@ public sealed class Mailbox<T>
             TestHooks.BeforeGrow?.Invoke(this);
         }
 
+        // Allocating and initialising up to 65,536 slots happens outside the lock, so senders waiting for the tail to
+        // change wait only for the few stores below.
+        if (Volatile.Read(ref _tail) != full)
+        {
+            return false;
+        }
+
+        var next = SegmentPool<T>.Rent(Math.Min(full.Capacity * Growth, MaxCapacity));
+
         // The segment is internal, so nothing else can lock it; growth is rare enough for a lock.
         lock (full)
         {
-            // Checked under the lock that every change of the tail holds, and before anything else: a segment taken
-            // from the pool may already be another mailbox's tail.
-            if (Volatile.Read(ref _tail) != full)
+            // Checked under the lock that every change of the tail holds: another sender may have grown it, and a
+            // segment taken from the pool may already be another mailbox's tail.
+            if (Volatile.Read(ref _tail) == full)
             {
-                return false;
+                Volatile.Write(ref full.Next, next);
+                var wake = full.Freeze();
+                Volatile.Write(ref _tail, next);
+                return wake;
             }
-
-            var next = SegmentPool<T>.Rent(Math.Min(full.Capacity * Growth, MaxCapacity));
-            Volatile.Write(ref full.Next, next);
-            var wake = full.Freeze();
-            Volatile.Write(ref _tail, next);
-            return wake;
         }
+
+        SegmentPool<T>.Return(next);
+        return false;
     }
 
     /// <summary>
@@ -369,14 +429,15 @@ public sealed class Mailbox<T>
             return;
         }
 
+        var small = SegmentPool<T>.Rent(FirstCapacity);
         lock (large)
         {
             if (Volatile.Read(ref _tail) != large)
             {
+                SegmentPool<T>.Return(small);
                 return;
             }
 
-            var small = SegmentPool<T>.Rent(FirstCapacity);
             Volatile.Write(ref large.Next, small);
 
             // The receiver is running, so it is not parked on the segment, and no wake-up is owed.

@@ -30,4 +30,13 @@ internal static class TestHooks
     /// the mailbox). Meanwhile that segment may be frozen, drained, pooled and handed to another mailbox.
     /// </summary>
     internal static Action<object>? AfterTailRead { get; set; }
+
+    /// <summary>
+    /// Called by a sender that took the receiver's park mark, before it reads which thread to wake (the argument is
+    /// the mailbox). Meanwhile the scheduler may be disposed and the mailbox abandoned.
+    /// </summary>
+    internal static Action<object>? BeforeWakeRead { get; set; }
+
+    /// <summary>Called on the disposing thread when abandoning a mailbox must wait for a sender that took its park mark (the argument is the mailbox).</summary>
+    internal static Action<object>? AbandonWaitsForWake { get; set; }
 }

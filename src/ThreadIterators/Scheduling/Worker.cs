@@ -279,15 +279,9 @@ internal sealed class Worker
         try
         {
             var outcome = thread.WaitingOn?.Resume(thread, this) ?? EventOutcome.Continue;
-            for (var budget = StepBudget; outcome == EventOutcome.Continue; budget--)
+            var budget = StepBudget;
+            while (outcome == EventOutcome.Continue)
             {
-                if (budget == 0)
-                {
-                    thread.WaitingOn = null;
-                    PushLocal(thread);
-                    return;
-                }
-
                 if (!body.MoveNext())
                 {
                     Scheduler.Exit(thread, fault: null);
@@ -295,6 +289,13 @@ internal sealed class Worker
                 }
 
                 var next = body.Current ?? throw new InvalidOperationException($"{thread} yielded null; a green thread must yield an Event, such as mailbox.Recv() or another thread's Exited.");
+                if (--budget == 0)
+                {
+                    // Out of budget: queue the thread before it parks on the event, so it holds no message while queued.
+                    thread.WaitingOn = DeferredParkEvent.Instance;
+                    PushLocal(thread);
+                    return;
+                }
 
                 // Set before parking: once parked, the thread may resume on another worker at once, which reads it.
                 if (thread.WaitingOn != next)

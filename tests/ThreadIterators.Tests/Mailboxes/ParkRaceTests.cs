@@ -221,6 +221,100 @@ public sealed class ParkRaceTests
         }
     }
 
+    [Fact]
+    public void Abandon_WhileASenderThatTookTheParkMarkIsAboutToWake_TheThreadTakingOverIsNotWokenByIt()
+    {
+        var inbox = new Mailbox<int>("handed over");
+        var first = new Scheduler(1);
+        using var senderHolds = new ManualResetEventSlim();
+        using var releaseSender = new ManualResetEventSlim();
+        using var abandonWaits = new ManualResetEventSlim();
+        var armed = 0;
+        TestHooks.BeforeWakeRead = mailbox =>
+        {
+            if (mailbox == inbox && Interlocked.Exchange(ref armed, 0) == 1)
+            {
+                senderHolds.Set();
+                releaseSender.Wait(Timeout);
+            }
+        };
+        TestHooks.AbandonWaitsForWake = mailbox =>
+        {
+            if (mailbox == inbox)
+            {
+                abandonWaits.Set();
+            }
+        };
+
+        try
+        {
+            // The first receiver parks; a sender takes its mark and stops before it reads whom to wake.
+            first.Spawn(ReceiveOne(), "abandoned");
+            WaitFor(() => inbox.IsReceiverParked, "the first receiver parks");
+            Volatile.Write(ref armed, 1);
+            var sender = new Thread(() => inbox.Send(1)) { IsBackground = true };
+            sender.Start();
+            Assert.True(senderHolds.Wait(Timeout), "the sender never took the mark");
+
+            // Disposal must not finish while that wake-up is on its way: it waits for the sender.
+            var disposal = new Thread(first.Dispose) { IsBackground = true };
+            disposal.Start();
+            WaitFor(() => abandonWaits.IsSet || !disposal.IsAlive, "disposal either waits for the sender or ends");
+            if (!abandonWaits.IsSet)
+            {
+                // Disposal ended first: a thread of another scheduler takes the mailbox over, takes the message and
+                // parks before the late sender wakes "the receiver".
+                using var early = new Scheduler(1);
+                var taker = early.Spawn(ReceiveTwo(), "taker");
+                WaitFor(() => inbox.IsReceiverParked, "the taker parks");
+                releaseSender.Set();
+                Assert.True(sender.Join(Timeout), "the sender did not finish");
+                inbox.Send(2);
+                taker.Wait(Timeout);
+                Assert.Fail("disposal finished while a sender that took the park mark had not yet read whom to wake");
+            }
+
+            releaseSender.Set();
+            Assert.True(sender.Join(Timeout), "the sender did not finish");
+            Assert.True(disposal.Join(Timeout), "disposal did not finish");
+
+            using var second = new Scheduler(1);
+            var received = new List<int>();
+            var next = second.Spawn(Collect(received), "taker");
+            inbox.Send(2);
+            Assert.True(next.Wait(Timeout), "the thread taking over did not get both messages");
+            Assert.Equal([1, 2], received);
+        }
+        finally
+        {
+            TestHooks.BeforeWakeRead = null;
+            TestHooks.AbandonWaitsForWake = null;
+            releaseSender.Set();
+        }
+
+        IEnumerable<Event> ReceiveOne()
+        {
+            yield return inbox.Recv();
+        }
+
+        IEnumerable<Event> ReceiveTwo()
+        {
+            var message = inbox.Recv();
+            yield return message;
+            yield return message;
+        }
+
+        IEnumerable<Event> Collect(List<int> into)
+        {
+            var message = inbox.Recv();
+            for (var i = 0; i < 2; i++)
+            {
+                yield return message;
+                into.Add(message.Value);
+            }
+        }
+    }
+
     private static void WaitFor(Func<bool> condition, string what)
     {
         var deadline = DateTime.UtcNow + Timeout;
