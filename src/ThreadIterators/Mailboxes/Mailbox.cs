@@ -50,6 +50,13 @@ public sealed class Mailbox<T>
     private const int MaxCapacity = 64 * 1024;
 
     /// <summary>
+    /// The smallest segment given back when its mailbox empties. Smaller ones stay: shrinking every 16- and 64-slot
+    /// segment made a two-worker ring, whose mailboxes empty every few messages, grow and shrink all the time
+    /// (N = 10,000, M = 1,000: 40 to 49 ns per hop against 16 to 18 without shrinking).
+    /// </summary>
+    private const int ShrinkFrom = 256;
+
+    /// <summary>
     /// Stands in <see cref="_tail"/> while the receiver is parked on a mailbox that never had a message. Frozen, so a
     /// send's fast path turns away from it to the slow path, which replaces it.
     /// </summary>
@@ -183,7 +190,7 @@ public sealed class Mailbox<T>
                     // Frees the slot for the sender one lap ahead; after the read above, so it cannot overwrite it first.
                     Volatile.Write(ref slot.Sequence, position + slots.Length);
                     _headPosition = position + 1;
-                    if (slots.Length > FirstCapacity
+                    if (slots.Length >= ShrinkFrom
                         && Volatile.Read(ref slots[(position + 1) & (slots.Length - 1)].Sequence) != position + 2)
                     {
                         // Perhaps the last message of a burst: give the large segment back at once, rather than
@@ -245,7 +252,7 @@ public sealed class Mailbox<T>
                 return false;
             }
 
-            if (segment.Capacity > FirstCapacity)
+            if (segment.Capacity >= ShrinkFrom)
             {
                 // Empty after a burst: give the large segment back rather than keep it while parked.
                 ShrinkIfEmpty(segment);
