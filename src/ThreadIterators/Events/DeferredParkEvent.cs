@@ -1,3 +1,5 @@
+using System;
+
 namespace ThreadIterators;
 
 /// <summary>
@@ -11,7 +13,9 @@ internal sealed class DeferredParkEvent : Event
     /// <summary>Gets the one instance; it keeps no state, the yielded event is still the body's <c>Current</c>.</summary>
     internal static DeferredParkEvent Instance { get; } = new();
 
-    internal override EventOutcome Park(GreenThread thread, Worker worker) => EventOutcome.Continue;
+    /// <summary>Never called: only the worker sets this event, and no body can yield it.</summary>
+    internal override EventOutcome Park(GreenThread thread, Worker worker) =>
+        throw new InvalidOperationException($"{thread} yielded {this}, which is the scheduler's own marker, not an event.");
 
     internal override EventOutcome Resume(GreenThread thread, Worker worker)
     {

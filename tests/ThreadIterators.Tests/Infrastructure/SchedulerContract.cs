@@ -14,7 +14,7 @@ namespace ThreadIterators.Tests;
 public abstract class SchedulerContract : IDisposable
 {
     /// <summary>How long any wait in a test may take before the test fails; generous, since a hang is the failure.</summary>
-    protected static readonly TimeSpan Timeout = TimeSpan.FromSeconds(60);
+    protected static readonly TimeSpan Timeout = Waiting.Timeout;
 
     private readonly ConcurrentQueue<UnobservedFaultEventArgs> _unobserved = new();
 
@@ -67,14 +67,5 @@ public abstract class SchedulerContract : IDisposable
     }
 
     /// <summary>Waits until a condition holds, failing loudly on timeout. For conditions no event signals.</summary>
-    protected static void WaitUntil(Func<bool> condition, string what)
-    {
-        var stopwatch = Stopwatch.StartNew();
-        var spinner = default(SpinWait);
-        while (!condition())
-        {
-            Assert.True(stopwatch.Elapsed < Timeout, $"Timed out waiting until {what}.");
-            spinner.SpinOnce();
-        }
-    }
+    protected static void WaitUntil(Func<bool> condition, string what) => Waiting.Until(condition, what);
 }

@@ -15,7 +15,7 @@ namespace ThreadIterators.Tests;
 [Collection(MeasurementsRunAlone.Name)]
 public sealed class ParkRaceTests
 {
-    private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(60);
+    private static readonly TimeSpan Timeout = Waiting.Timeout;
 
     [Theory]
     [InlineData(2)]
@@ -43,13 +43,7 @@ public sealed class ParkRaceTests
             var receiver = scheduler.Spawn(Receive(), "receiver");
             Assert.True(firstParkHeld.Wait(Timeout), "the receiver never parked");
             inbox.Send(1);
-            var spinner = default(SpinWait);
-            var deadline = DateTime.UtcNow + Timeout;
-            while (Volatile.Read(ref parks) < 2)
-            {
-                Assert.True(DateTime.UtcNow < deadline, "the woken receiver did not run on another worker");
-                spinner.SpinOnce();
-            }
+            Waiting.Until(() => Volatile.Read(ref parks) >= 2, "the woken receiver runs on another worker and parks again");
 
             release.Set();
             inbox.Send(2);
@@ -92,13 +86,7 @@ public sealed class ParkRaceTests
             if (mailbox == inbox && Interlocked.Increment(ref held) == 1)
             {
                 gate.Send(0);
-                var deadline = DateTime.UtcNow + Timeout;
-                var spinner = default(SpinWait);
-                while (!inbox.IsReceiverParked)
-                {
-                    Assert.True(DateTime.UtcNow < deadline, "the receiver did not drain the full segment and park");
-                    spinner.SpinOnce();
-                }
+                Waiting.Until(() => inbox.IsReceiverParked, "the receiver drains the full segment and parks");
             }
         };
 
@@ -177,7 +165,7 @@ public sealed class ParkRaceTests
             var receiverA = scheduler.Spawn(ReceiveFirst(), "first receiver");
             var receiverB = scheduler.Spawn(ReceiveSecond(), "second receiver");
             gate.Send(0);
-            WaitFor(() => receivedFirst.Count == 5, "the first receiver took the first five messages");
+            Waiting.Until(() => receivedFirst.Count == 5, "the first receiver took the first five messages");
             second.Send(new Tagged(100));
             Assert.Same(segment, second.TailSegment);
 
@@ -250,7 +238,7 @@ public sealed class ParkRaceTests
         {
             // The first receiver parks; a sender takes its mark and stops before it reads whom to wake.
             first.Spawn(ReceiveOne(), "abandoned");
-            WaitFor(() => inbox.IsReceiverParked, "the first receiver parks");
+            Waiting.Until(() => inbox.IsReceiverParked, "the first receiver parks");
             Volatile.Write(ref armed, 1);
             var sender = new Thread(() => inbox.Send(1)) { IsBackground = true };
             sender.Start();
@@ -259,14 +247,14 @@ public sealed class ParkRaceTests
             // Disposal must not finish while that wake-up is on its way: it waits for the sender.
             var disposal = new Thread(first.Dispose) { IsBackground = true };
             disposal.Start();
-            WaitFor(() => abandonWaits.IsSet || !disposal.IsAlive, "disposal either waits for the sender or ends");
+            Waiting.Until(() => abandonWaits.IsSet || !disposal.IsAlive, "disposal either waits for the sender or ends");
             if (!abandonWaits.IsSet)
             {
                 // Disposal ended first: a thread of another scheduler takes the mailbox over, takes the message and
                 // parks before the late sender wakes "the receiver".
                 using var early = new Scheduler(1);
                 var taker = early.Spawn(ReceiveTwo(), "taker");
-                WaitFor(() => inbox.IsReceiverParked, "the taker parks");
+                Waiting.Until(() => inbox.IsReceiverParked, "the taker parks");
                 releaseSender.Set();
                 Assert.True(sender.Join(Timeout), "the sender did not finish");
                 inbox.Send(2);
@@ -312,17 +300,6 @@ public sealed class ParkRaceTests
                 yield return message;
                 into.Add(message.Value);
             }
-        }
-    }
-
-    private static void WaitFor(Func<bool> condition, string what)
-    {
-        var deadline = DateTime.UtcNow + Timeout;
-        var spinner = default(SpinWait);
-        while (!condition())
-        {
-            Assert.True(DateTime.UtcNow < deadline, $"timed out waiting: {what}");
-            spinner.SpinOnce();
         }
     }
 

@@ -9,7 +9,7 @@ namespace ThreadIterators.Tests;
 /// <summary>Disposal at the exact points where a message could be taken and then dropped.</summary>
 public sealed class DisposalTests
 {
-    private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(60);
+    private static readonly TimeSpan Timeout = Waiting.Timeout;
 
     [Fact]
     public void Dispose_ReceiverQueuedAfterItsStepBudget_NoMessageIsLostToTheNextReceiver()
@@ -34,13 +34,7 @@ public sealed class DisposalTests
             Assert.True(blockerRuns.Wait(Timeout), "the blocker never ran");
             var disposal = new Thread(scheduler.Dispose) { IsBackground = true };
             disposal.Start();
-            var spinner = default(SpinWait);
-            var deadline = DateTime.UtcNow + Timeout;
-            while (!scheduler.IsStopping)
-            {
-                Assert.True(DateTime.UtcNow < deadline, "disposal did not begin");
-                spinner.SpinOnce();
-            }
+            Waiting.Until(() => scheduler.IsStopping, "disposal begins");
 
             releaseBlocker.Set();
             Assert.True(disposal.Join(Timeout), "the scheduler was not disposed");

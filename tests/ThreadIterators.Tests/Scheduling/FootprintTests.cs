@@ -75,12 +75,7 @@ public sealed class FootprintTests
             scheduler.Spawn(Forward(inboxes[i]));
         }
 
-        var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(60);
-        while (!Array.TrueForAll(inboxes, m => m.IsReceiverParked))
-        {
-            Assert.True(DateTime.UtcNow < deadline, "the receivers did not all park");
-            System.Threading.Thread.Yield();
-        }
+        Waiting.Until(() => Array.TrueForAll(inboxes, m => m.IsReceiverParked), "the receivers all park");
 
         var perThread = (GC.GetTotalMemory(forceFullCollection: true) - before) / (double)count;
         Assert.True(perThread < 300, $"{perThread:F0} bytes per parked thread");
@@ -101,12 +96,8 @@ public sealed class FootprintTests
             inboxes[t * inboxes.Length / tokens].Send(hops);
         }
 
-        var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(60);
-        var spinner = default(SpinWait);
-        while (Volatile.Read(ref finished.Value) != expectedFinished)
-        {
-            Assert.True(DateTime.UtcNow < deadline, $"only {Volatile.Read(ref finished.Value)} of {expectedFinished} tokens finished");
-            spinner.SpinOnce();
-        }
+        Waiting.Until(
+            () => Volatile.Read(ref finished.Value) == expectedFinished,
+            () => $"{expectedFinished} tokens finish (only {Volatile.Read(ref finished.Value)} did)");
     }
 }

@@ -8,7 +8,7 @@ namespace ThreadIterators.Tests;
 /// <summary>A thread that floods a mailbox without yielding must not keep the receiver it woke from running elsewhere.</summary>
 public sealed class LongTurnTests
 {
-    private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(60);
+    private static readonly TimeSpan Timeout = Waiting.Timeout;
 
     [Theory]
     [InlineData(2)]
@@ -17,7 +17,7 @@ public sealed class LongTurnTests
     {
         // Far more sends than the few microseconds an idle worker needs to wake and steal the receiver; a receiver
         // stuck in the sender's run-next slot would see none of them until the sender's turn ended.
-        const long cap = 5_000_000;
+        const long cap = 20_000_000;
         const long stop = -1;
         using var scheduler = new Scheduler(workers);
         var inbox = new Mailbox<long>("flooded");
