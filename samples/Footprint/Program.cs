@@ -1,9 +1,7 @@
 using System;
-using System.Collections.Generic;
 using System.Diagnostics;
 using System.Globalization;
 using System.Threading;
-using ThreadIterators;
 
 namespace Footprint;
 
@@ -21,64 +19,31 @@ internal static class Program
         var workers = Option(args, "--workers", 2);
         var idleSeconds = Option(args, "--idle-seconds", 0);
 
-        using var scheduler = new Scheduler(workers);
-        var inboxes = new Mailbox<int>[threads];
-        var received = 0L;
-        var heapBefore = GC.GetTotalMemory(forceFullCollection: true);
-        for (var i = 0; i < threads; i++)
-        {
-            inboxes[i] = new Mailbox<int>();
-            scheduler.Spawn(Receive(inboxes[i]));
-        }
-
-        // Wait until every receiver is parked on its empty mailbox.
-        while (Interlocked.Read(ref received) == 0 && !AllParked(inboxes))
-        {
-            Thread.Sleep(10);
-        }
-
-        var heapAfter = GC.GetTotalMemory(forceFullCollection: true);
-        var perThread = (heapAfter - heapBefore) / (double)threads;
+        var footprint = ParkedFootprint.Measure(threads, workers, idleSeconds > 0 ? () => MeasureIdle(idleSeconds) : null);
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-            $"threads={threads} workers={workers} heap_bytes={heapAfter - heapBefore} bytes_per_parked_thread={perThread:F1}"));
-
-        if (idleSeconds > 0)
+            $"threads={threads} workers={workers} heap_bytes={footprint.HeapBytes} bytes_per_parked_thread={footprint.BytesPerParkedThread:F1}"));
+        if (!footprint.Ok)
         {
-            var process = Process.GetCurrentProcess();
-            var cpuBefore = process.TotalProcessorTime;
-            var wall = Stopwatch.StartNew();
-            Thread.Sleep(TimeSpan.FromSeconds(idleSeconds));
-            process.Refresh();
-            var cpu = process.TotalProcessorTime - cpuBefore;
-            var percentOfOneCore = 100 * cpu.TotalSeconds / wall.Elapsed.TotalSeconds;
-            Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-                $"idle_seconds={wall.Elapsed.TotalSeconds:F1} process_cpu_ms={cpu.TotalMilliseconds:F0} cpu_percent_of_one_core={percentOfOneCore:F2} cpu_percent_of_machine={percentOfOneCore / Environment.ProcessorCount:F2}"));
-        }
-
-        for (var i = 0; i < threads; i++)
-        {
-            inboxes[i].Send(1);
-        }
-
-        scheduler.WaitForAll();
-        GC.KeepAlive(inboxes);
-        if (received != threads)
-        {
-            Console.Error.WriteLine($"wrong result: {received} of {threads} threads received their message");
+            Console.Error.WriteLine($"wrong result: {footprint.Received} of {threads} threads received their message");
             return 1;
         }
 
         return 0;
-
-        IEnumerable<Event> Receive(Mailbox<int> inbox)
-        {
-            var message = inbox.Recv();
-            yield return message;
-            Interlocked.Add(ref received, message.Value);
-        }
     }
 
-    private static bool AllParked(Mailbox<int>[] inboxes) => Array.TrueForAll(inboxes, m => m.Receiver is not null && !m.Receiver.IsCompleted);
+    /// <summary>Leaves the scheduler idle and prints the CPU the whole process used meanwhile.</summary>
+    private static void MeasureIdle(int idleSeconds)
+    {
+        using var process = Process.GetCurrentProcess();
+        var cpuBefore = process.TotalProcessorTime;
+        var wall = Stopwatch.StartNew();
+        Thread.Sleep(TimeSpan.FromSeconds(idleSeconds));
+        process.Refresh();
+        var cpu = process.TotalProcessorTime - cpuBefore;
+        var percentOfOneCore = 100 * cpu.TotalSeconds / wall.Elapsed.TotalSeconds;
+        Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+            $"idle_seconds={wall.Elapsed.TotalSeconds:F1} process_cpu_ms={cpu.TotalMilliseconds:F0} cpu_percent_of_one_core={percentOfOneCore:F2} cpu_percent_of_machine={percentOfOneCore / Environment.ProcessorCount:F2}"));
+    }
 
     private static int Option(string[] args, string name, int fallback)
     {

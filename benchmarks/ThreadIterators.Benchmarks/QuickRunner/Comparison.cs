@@ -1,9 +1,7 @@
 using System;
 using System.Collections.Generic;
-using System.Diagnostics;
 using System.Globalization;
 using System.Linq;
-using System.Reflection;
 using System.Text.Json;
 
 namespace ThreadIterators.Benchmarks.QuickRunner;
@@ -112,35 +110,14 @@ internal static class Comparison
     /// <summary>Runs this program again with <paramref name="arguments"/> and returns the JSON lines it prints.</summary>
     private static List<string> RunChild(List<string> arguments)
     {
-        var host = Environment.ProcessPath!;
-        var start = new ProcessStartInfo(host) { RedirectStandardOutput = true, UseShellExecute = false };
-        if (System.IO.Path.GetFileNameWithoutExtension(host) == "dotnet")
-        {
-            start.ArgumentList.Add(Assembly.GetEntryAssembly()!.Location);
-        }
-
-        foreach (var argument in arguments)
-        {
-            start.ArgumentList.Add(argument);
-        }
-
-        using var child = Process.Start(start)!;
-        var lines = new List<string>();
-        while (child.StandardOutput.ReadLine() is { } line)
-        {
-            if (line.StartsWith('{'))
-            {
-                lines.Add(line);
-            }
-        }
-
-        child.WaitForExit();
+        var child = ChildProcess.RunSelf(arguments, TimeSpan.FromMinutes(30));
+        Console.Error.Write(child.Error);
         if (child.ExitCode != 0)
         {
             Console.Error.WriteLine($"    the run exited with code {child.ExitCode}");
         }
 
-        return lines;
+        return child.Lines.Where(line => line.StartsWith('{')).ToList();
     }
 
     /// <summary>One line of a child's JSON output.</summary>
