@@ -21,6 +21,9 @@ internal static class Runner
         "  producerconsumer: --m messages; skynet: --n leaves (a power of ten). Without --workers, green threads run\n" +
         "  with 1 and with 2 workers. With no workload, a short comparison of every workload is printed as a table.";
 
+    /// <summary>How long each process warms up before its measured runs.</summary>
+    private const int WarmUpMilliseconds = 1500;
+
     public static int Execute(string[] args) => Execute(args, Catalogue.All);
 
     /// <summary>Runs the command line against <paramref name="catalogue"/>; tests pass their own workloads.</summary>
@@ -68,16 +71,17 @@ internal static class Runner
     }
 
     /// <summary>
-    /// Runs a workload untimed at a tenth of its size for at least half a second (so tiered compilation has promoted
-    /// the hot code), then <paramref name="runs"/> times measured.
+    /// Runs a workload untimed at a tenth of its size for at least 1.5 s, then <paramref name="runs"/> times measured.
+    /// Tiered compilation needs that long to promote the hot methods: after half a second, 3 of 16 fresh processes
+    /// still ran a short ring (N = 64 or 256, M = 1000, 1 worker) 3 to 4 times slower in their first runs.
     /// </summary>
     public static List<Measurement> Measure(WorkloadSpec spec, Implementation implementation, int workers, RunOptions sizes, int runs, Action<int, Measurement>? each = null)
     {
         sizes = implementation.Resize?.Invoke(sizes) ?? sizes;
         using var scheduler = implementation.UsesWorkers ? new Scheduler(workers) : null;
-        var warmUp = sizes with { N = spec.Name == "skynet" ? Math.Max(1, sizes.N / 10) : sizes.N, M = sizes.M / 10, Hops = sizes.Hops / 10 };
+        var warmUp = WarmUpSizes(spec, sizes);
         var warmUpTime = System.Diagnostics.Stopwatch.StartNew();
-        for (var i = 0; i < 2 || warmUpTime.ElapsedMilliseconds < 500; i++)
+        while (warmUpTime.ElapsedMilliseconds < WarmUpMilliseconds)
         {
             implementation.Run(scheduler, warmUp);
         }
@@ -92,6 +96,19 @@ internal static class Runner
 
         return measurements;
     }
+
+    /// <summary>
+    /// A tenth of the work, cut where it keeps the run's shape: Skynet and the ring get a tenth of the threads, so
+    /// the ring's mailboxes still fill as deep as in the measured run and their growth paths are compiled and
+    /// tiered up before it starts. (A tenth of the ring's messages left them shallow; the first measured runs of a
+    /// short ring then ran up to 4x slower on code still at tier 0.) The others get a tenth of their messages.
+    /// </summary>
+    internal static RunOptions WarmUpSizes(WorkloadSpec spec, RunOptions sizes) => spec.Name switch
+    {
+        "skynet" => sizes with { N = Math.Max(1, sizes.N / 10) },
+        "ring" => sizes with { N = Math.Max(1, sizes.N / 10) },
+        _ => sizes with { M = sizes.M / 10, Hops = sizes.Hops / 10 },
+    };
 
     private static void Print(CommandLine command, WorkloadSpec spec, Implementation implementation, int workers, RunOptions sizes, string run, Measurement m)
     {
