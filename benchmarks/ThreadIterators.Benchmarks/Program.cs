@@ -1,10 +1,13 @@
 using BenchmarkDotNet.Running;
+using ThreadIterators.Benchmarks.ErlangComparison;
+using ThreadIterators.Benchmarks.QuickRunner;
 
 namespace ThreadIterators.Benchmarks;
 
 /// <summary>
-/// <c>run ...</c> (or no arguments) starts the quick runner; anything else goes to BenchmarkDotNet's switcher, for
-/// example <c>--list flat</c> or <c>--filter '*ThreadRing*'</c>.
+/// <c>run ...</c> (or no arguments) starts the quick runner; <c>compare ...</c> runs the comparison against Erlang;
+/// <c>footprint ...</c> measures a parked thread; anything else goes to BenchmarkDotNet's switcher, for example
+/// <c>--list flat</c> or <c>--filter '*ThreadRing*'</c>.
 /// </summary>
 public static class Program
 {
@@ -12,7 +15,17 @@ public static class Program
     {
         if (args.Length == 0 || args[0] == "run")
         {
-            return QuickRunner.Runner.Execute(args);
+            return Runner.Execute(args);
+        }
+
+        if (args[0] == "compare")
+        {
+            return ErlangCommand.Execute(args);
+        }
+
+        if (args[0] == "footprint")
+        {
+            return FootprintCommand.Execute(args);
         }
 
         BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args);

@@ -1,0 +1,174 @@
+using System;
+using System.Collections.Generic;
+using System.Diagnostics;
+using System.Globalization;
+using System.IO;
+using System.Linq;
+using ThreadIterators.Benchmarks.QuickRunner;
+
+namespace ThreadIterators.Benchmarks.ErlangComparison;
+
+/// <summary>
+/// <c>compare [--runs R] [--quick] [--out DIR]</c>: the same workloads with the same sizes on the same number of OS
+/// threads, ThreadIterators against Erlang, on this machine. Each side runs each case in a fresh process (a .NET
+/// process or an Erlang VM), and the sides alternate, swapping which goes first from case to case, so drift on a
+/// shared machine hits both alike.
+/// Writes <c>erlang-comparison.md</c> and the ring chart into DIR (default: the repository's <c>docs</c>).
+/// </summary>
+internal static class ErlangCommand
+{
+    private const string Usage = "usage: compare [--runs R] [--quick] [--out DIR]   (R >= 1, default 3; --quick: toy sizes, to check the pipeline)";
+
+    /// <summary>No single run of the full plan comes near this; a hung one is killed and reported.</summary>
+    private static readonly TimeSpan RunTimeout = TimeSpan.FromMinutes(10);
+
+    public static int Execute(string[] args) => Execute(args, plan: null);
+
+    /// <summary>Runs the comparison; tests pass a small <paramref name="plan"/> of their own.</summary>
+    internal static int Execute(string[] args, IReadOnlyList<ComparisonCase>? plan)
+    {
+        var runs = 3;
+        var quick = false;
+        string? output = null;
+        for (var i = 1; i < args.Length; i++)
+        {
+            switch (args[i])
+            {
+                case "--quick":
+                    quick = true;
+                    break;
+                case "--runs" when i + 1 < args.Length && int.TryParse(args[i + 1], NumberStyles.Integer, CultureInfo.InvariantCulture, out runs) && runs >= 1:
+                    i++;
+                    break;
+                case "--out" when i + 1 < args.Length:
+                    output = args[++i];
+                    break;
+                default:
+                    Console.Error.WriteLine($"unknown or incomplete argument '{args[i]}'");
+                    Console.Error.WriteLine(Usage);
+                    return 2;
+            }
+        }
+
+        var total = Stopwatch.StartNew();
+        var root = RepositoryRoot();
+        output ??= Path.Combine(root, "docs");
+        var tools = DebianTools.Require([("erl", "erlang-nox"), ("erlc", "erlang-nox"), ("gnuplot", "gnuplot-nox fonts-dejavu-core")], Progress);
+        var erlang = ErlangRuntime.Compile(tools["erl"], tools["erlc"], Path.Combine(root, "benchmarks", "erlang"), Path.Combine(AppContext.BaseDirectory, "erlang-ebin"));
+        Progress($"{erlang.Version}; .NET {Environment.Version}; {Environment.ProcessorCount} cores; {runs} run(s) per side per case");
+
+        plan ??= quick ? ComparisonPlan.Quick() : ComparisonPlan.Full();
+        var results = new List<CaseResult>();
+        for (var index = 0; index < plan.Count; index++)
+        {
+            var result = new CaseResult(plan[index]);
+            results.Add(result);
+            // A message workload runs all its measured runs in one process per side, after one warm-up; the
+            // footprint needs no warm-up, so each of its runs is a process of its own. Which side goes first
+            // alternates from case to case, and from round to round for the footprint.
+            var batches = result.Case.Workload == ComparisonCase.Footprint ? runs : 1;
+            var runsPerBatch = runs / batches;
+            for (var batch = 0; batch < batches; batch++)
+            {
+                var oursFirst = (index + batch) % 2 == 0;
+                var first = oursFirst ? RunOurs(result, runsPerBatch) : RunErlang(result, erlang, runsPerBatch);
+                var second = oursFirst ? RunErlang(result, erlang, runsPerBatch) : RunOurs(result, runsPerBatch);
+                var (ours, theirs) = oursFirst ? (first, second) : (second, first);
+                Progress($"[{index + 1}/{plan.Count}] {result.Case.Label}, {result.Case.Workers} OS thread(s){(batches > 1 ? $", round {batch + 1}/{batches}" : string.Empty)}: threaditerators {Show(result.Case, ours)}, erlang {Show(result.Case, theirs)}");
+            }
+
+            foreach (var failure in result.Failures)
+            {
+                Progress($"    FAILED: {failure}");
+            }
+        }
+
+        Directory.CreateDirectory(output);
+        var chart = RingChart.Write(tools["gnuplot"], results, output);
+        var report = Path.Combine(output, "erlang-comparison.md");
+        File.WriteAllText(report, ReportWriter.Write(results, erlang.Version, runs, quick, Path.GetFileName(chart), total.Elapsed));
+        Progress($"wrote {report} and {chart} in {total.Elapsed.TotalMinutes:F1} minutes");
+
+        var failed = results.Sum(r => r.Failures.Count);
+        if (failed > 0)
+        {
+            Console.Error.WriteLine($"{failed} run(s) failed; the report marks their cases.");
+            return 1;
+        }
+
+        return 0;
+    }
+
+    private static List<RunRecord> RunOurs(CaseResult result, int runs) =>
+        Record(result, result.Ours, "threaditerators", () => ChildProcess.RunSelf(result.Case.OurArguments(runs), RunTimeout));
+
+    private static List<RunRecord> RunErlang(CaseResult result, ErlangRuntime erlang, int runs) =>
+        Record(result, result.Erlang, "erlang", () => erlang.Run(result.Case, runs, RunTimeout));
+
+    /// <summary>
+    /// Runs one side and keeps the records of its measured runs (not the median line it also prints), provided the
+    /// process succeeded, every run verified its result, and each printed the case's OS threads and sizes.
+    /// </summary>
+    private static List<RunRecord> Record(CaseResult result, List<RunRecord> into, string side, Func<ChildProcess.Outcome> run)
+    {
+        ChildProcess.Outcome outcome;
+        try
+        {
+            outcome = run();
+        }
+        catch (TimeoutException e)
+        {
+            result.Failures.Add($"{side}: {e.Message}");
+            return [];
+        }
+
+        var lines = outcome.Lines.Where(l => l.StartsWith('{') && !l.Contains("\"run\":\"median\"", StringComparison.Ordinal)).ToList();
+        if (outcome.ExitCode != 0 || lines.Count == 0)
+        {
+            result.Failures.Add($"{side} exited with code {outcome.ExitCode}: {outcome.Error.Trim()} {string.Join(' ', outcome.Lines).Trim()}");
+            return [];
+        }
+
+        var records = new List<RunRecord>();
+        foreach (var line in lines)
+        {
+            var record = RunRecord.Parse(line);
+            var expected = result.Ours.Concat(result.Erlang).FirstOrDefault()?.Parameters;
+            if (!record.Ok || record.Workers != result.Case.Workers || (expected is not null && expected != record.Parameters))
+            {
+                result.Failures.Add($"{side}: wrong result or mismatched run ({line})");
+                continue;
+            }
+
+            into.Add(record);
+            records.Add(record);
+        }
+
+        return records;
+    }
+
+    private static string Show(ComparisonCase comparisonCase, List<RunRecord> records) => records.Count == 0
+        ? "FAILED"
+        : string.Join(", ", records.Select(record => comparisonCase.Workload == ComparisonCase.Footprint
+            ? string.Create(CultureInfo.InvariantCulture, $"{record.Value:F0} B per parked thread")
+            : string.Create(CultureInfo.InvariantCulture, $"{record.ElapsedMs:F1} ms")));
+
+    private static void Progress(string message) => Console.Error.WriteLine(message);
+
+    /// <summary>The folder holding ThreadIterators.sln, searched upwards from the working directory and then from this program.</summary>
+    internal static string RepositoryRoot()
+    {
+        foreach (var start in new[] { Directory.GetCurrentDirectory(), AppContext.BaseDirectory })
+        {
+            for (var directory = new DirectoryInfo(start); directory is not null; directory = directory.Parent)
+            {
+                if (File.Exists(Path.Combine(directory.FullName, "ThreadIterators.sln")))
+                {
+                    return directory.FullName;
+                }
+            }
+        }
+
+        throw new InvalidOperationException("run the comparison from inside the repository: ThreadIterators.sln was not found above the working directory.");
+    }
+}
