@@ -1,6 +1,7 @@
 using System;
 using System.Collections.Generic;
 using System.Globalization;
+using System.Linq;
 using ThreadIterators.Benchmarks.QuickRunner;
 using ThreadIterators.Benchmarks.Workloads;
 
@@ -35,6 +36,11 @@ internal sealed record ComparisonCase(string Workload, RunOptions Sizes, int Wor
             }
         }
     }
+
+    /// <summary>Gets the sizes as both sides must print them: the quick runner catalogue's text, or the thread count.</summary>
+    public string Parameters => Workload == Footprint
+        ? $"threads={Sizes.N}"
+        : Catalogue.All.Single(w => w.Name == Workload).Describe(Sizes);
 
     /// <summary>Gets the most processes alive at once, from which the Erlang side's <c>+P</c> limit is set.</summary>
     public long Processes => Workload switch

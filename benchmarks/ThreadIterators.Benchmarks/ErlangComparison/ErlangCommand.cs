@@ -4,6 +4,7 @@ using System.Diagnostics;
 using System.Globalization;
 using System.IO;
 using System.Linq;
+using System.Text.Json;
 using ThreadIterators.Benchmarks.QuickRunner;
 
 namespace ThreadIterators.Benchmarks.ErlangComparison;
@@ -11,7 +12,7 @@ namespace ThreadIterators.Benchmarks.ErlangComparison;
 /// <summary>
 /// <c>compare [--runs R] [--quick] [--out DIR]</c>: the same workloads with the same sizes on the same number of OS
 /// threads, ThreadIterators against Erlang, on this machine. Each side runs each case in a fresh process (a .NET
-/// process or an Erlang VM), and the sides alternate, swapping which goes first from case to case, so drift on a
+/// process or an Erlang VM), and the sides alternate, swapping which goes first from one workload size to the next, so drift on a
 /// shared machine hits both alike.
 /// Writes <c>erlang-comparison.md</c> and the ring chart into DIR (default: the repository's <c>docs</c>).
 /// </summary>
@@ -59,18 +60,26 @@ internal static class ErlangCommand
 
         plan ??= quick ? ComparisonPlan.Quick() : ComparisonPlan.Full();
         var results = new List<CaseResult>();
+        var group = 0;
         for (var index = 0; index < plan.Count; index++)
         {
             var result = new CaseResult(plan[index]);
             results.Add(result);
             // A message workload runs all its measured runs in one process per side, after one warm-up; the
             // footprint needs no warm-up, so each of its runs is a process of its own. Which side goes first
-            // alternates from case to case, and from round to round for the footprint.
+            // alternates from one workload and size to the next (the 1- and 2-thread cases of one size come in a
+            // pair, so alternating case by case would always put the same side first on 1 thread), and from round
+            // to round for the footprint.
+            if (index > 0 && plan[index - 1].Label != plan[index].Label)
+            {
+                group++;
+            }
+
             var batches = result.Case.Workload == ComparisonCase.Footprint ? runs : 1;
             var runsPerBatch = runs / batches;
             for (var batch = 0; batch < batches; batch++)
             {
-                var oursFirst = (index + batch) % 2 == 0;
+                var oursFirst = (group + batch) % 2 == 0;
                 var first = oursFirst ? RunOurs(result, runsPerBatch) : RunErlang(result, erlang, runsPerBatch);
                 var second = oursFirst ? RunErlang(result, erlang, runsPerBatch) : RunOurs(result, runsPerBatch);
                 var (ours, theirs) = oursFirst ? (first, second) : (second, first);
@@ -83,16 +92,29 @@ internal static class ErlangCommand
             }
         }
 
+        // The chart is drawn first so the report can say whether it was; a failed chart must not cost the report.
         Directory.CreateDirectory(output);
-        var chart = RingChart.Write(tools["gnuplot"], results, output);
+        string chart;
+        var chartDrawn = true;
+        try
+        {
+            chart = Path.GetFileName(RingChart.Write(tools["gnuplot"], results, output));
+        }
+        catch (InvalidOperationException e)
+        {
+            chart = $"no chart: {e.Message.ReplaceLineEndings(" ")}";
+            chartDrawn = false;
+            Progress(chart);
+        }
+
         var report = Path.Combine(output, "erlang-comparison.md");
-        File.WriteAllText(report, ReportWriter.Write(results, erlang.Version, runs, quick, Path.GetFileName(chart), total.Elapsed));
-        Progress($"wrote {report} and {chart} in {total.Elapsed.TotalMinutes:F1} minutes");
+        File.WriteAllText(report, ReportWriter.Write(results, erlang.Version, runs, quick, chartDrawn ? chart : null, total.Elapsed));
+        Progress($"wrote {report}{(chartDrawn ? $" and {chart}" : string.Empty)} in {total.Elapsed.TotalMinutes:F1} minutes");
 
         var failed = results.Sum(r => r.Failures.Count);
-        if (failed > 0)
+        if (failed > 0 || !chartDrawn)
         {
-            Console.Error.WriteLine($"{failed} run(s) failed; the report marks their cases.");
+            Console.Error.WriteLine($"{failed} run(s) failed{(chartDrawn ? string.Empty : " and the chart was not drawn")}; the report marks their cases.");
             return 1;
         }
 
@@ -100,43 +122,57 @@ internal static class ErlangCommand
     }
 
     private static List<RunRecord> RunOurs(CaseResult result, int runs) =>
-        Record(result, result.Ours, "threaditerators", () => ChildProcess.RunSelf(result.Case.OurArguments(runs), RunTimeout));
+        Record(result, result.Ours, Implementation.GreenThreads, runs, () => ChildProcess.RunSelf(result.Case.OurArguments(runs), RunTimeout));
 
     private static List<RunRecord> RunErlang(CaseResult result, ErlangRuntime erlang, int runs) =>
-        Record(result, result.Erlang, "erlang", () => erlang.Run(result.Case, runs, RunTimeout));
+        Record(result, result.Erlang, "erlang", runs, () => erlang.Run(result.Case, runs, RunTimeout));
 
-    /// <summary>
-    /// Runs one side and keeps the records of its measured runs (not the median line it also prints), provided the
-    /// process succeeded, every run verified its result, and each printed the case's OS threads and sizes.
-    /// </summary>
-    private static List<RunRecord> Record(CaseResult result, List<RunRecord> into, string side, Func<ChildProcess.Outcome> run)
+    /// <summary>Runs one side; <see cref="Accept"/> keeps what it measured.</summary>
+    private static List<RunRecord> Record(CaseResult result, List<RunRecord> into, string side, int runs, Func<ChildProcess.Outcome> run)
     {
-        ChildProcess.Outcome outcome;
         try
         {
-            outcome = run();
+            return Accept(result, into, side, runs, run());
         }
         catch (TimeoutException e)
         {
             result.Failures.Add($"{side}: {e.Message}");
             return [];
         }
+    }
 
+    /// <summary>
+    /// Keeps the records of one side's measured runs (not the median line it also prints), provided the process
+    /// succeeded, printed <paramref name="runs"/> runs, and each run is this side's, of this case's workload, sizes
+    /// and OS threads, and verified its result. Anything else becomes a failure of the case.
+    /// </summary>
+    internal static List<RunRecord> Accept(CaseResult result, List<RunRecord> into, string side, int runs, ChildProcess.Outcome outcome)
+    {
         var lines = outcome.Lines.Where(l => l.StartsWith('{') && !l.Contains("\"run\":\"median\"", StringComparison.Ordinal)).ToList();
-        if (outcome.ExitCode != 0 || lines.Count == 0)
+        if (outcome.ExitCode != 0 || lines.Count != runs)
         {
-            result.Failures.Add($"{side} exited with code {outcome.ExitCode}: {outcome.Error.Trim()} {string.Join(' ', outcome.Lines).Trim()}");
+            result.Failures.Add($"{side} exited with code {outcome.ExitCode} after {lines.Count} of {runs} run(s): {outcome.Error.Trim()} {string.Join(' ', outcome.Lines).Trim()}");
             return [];
         }
 
         var records = new List<RunRecord>();
         foreach (var line in lines)
         {
-            var record = RunRecord.Parse(line);
-            var expected = result.Ours.Concat(result.Erlang).FirstOrDefault()?.Parameters;
-            if (!record.Ok || record.Workers != result.Case.Workers || (expected is not null && expected != record.Parameters))
+            RunRecord record;
+            try
             {
-                result.Failures.Add($"{side}: wrong result or mismatched run ({line})");
+                record = RunRecord.Parse(line);
+            }
+            catch (Exception e) when (e is JsonException or KeyNotFoundException or InvalidOperationException)
+            {
+                result.Failures.Add($"{side}: unreadable run ({e.Message}): {line}");
+                continue;
+            }
+
+            if (!record.Ok || record.Implementation != side || record.Workload != result.Case.Workload
+                || record.Workers != result.Case.Workers || record.Parameters != result.Case.Parameters)
+            {
+                result.Failures.Add($"{side}: wrong result or a run of something else (expected {result.Case.Workload} {result.Case.Parameters} on {result.Case.Workers} OS threads): {line}");
                 continue;
             }
 

@@ -10,7 +10,8 @@ namespace ThreadIterators.Benchmarks.ErlangComparison;
 /// <summary>Renders the comparison as <c>docs/erlang-comparison.md</c>: machine, versions, commands, verdicts and tables.</summary>
 internal static class ReportWriter
 {
-    public static string Write(IReadOnlyList<CaseResult> results, string erlangVersion, int runs, bool quick, string chart, TimeSpan elapsed)
+    /// <param name="chart">The chart's file name, or null if it could not be drawn.</param>
+    public static string Write(IReadOnlyList<CaseResult> results, string erlangVersion, int runs, bool quick, string? chart, TimeSpan elapsed)
     {
         var text = new StringBuilder();
         Line(text, "# ThreadIterators against Erlang");
@@ -23,7 +24,7 @@ internal static class ReportWriter
         }
 
         Line(text);
-        Line(text, "Both sides run the same workloads with the same sizes on the same number of OS threads, on this machine, in one run. Each side runs each case in a fresh process (a .NET process or an Erlang VM) that warms up at a tenth of the size (for 1.5 s on .NET, whose tiered JIT needs that long to promote the hot code; for 0.5 s on Erlang, whose JIT compiles each module as it loads) and then makes its measured runs, each timed inside the process from spawning the threads to the verified result. The sides alternate, swapping which goes first from case to case. Figures are medians of each side's runs; the ratio is Erlang's median over ours, so above 1 means ThreadIterators is faster (or smaller).");
+        Line(text, "Both sides run the same workloads with the same sizes on the same number of OS threads, on this machine, in one run. Each side runs each case in a fresh process (a .NET process or an Erlang VM) that warms up at a tenth of the size (for 1.5 s on .NET, whose tiered JIT needs that long to promote the hot code; for 0.5 s on Erlang, whose JIT compiles each module as it loads) and then makes its measured runs, each timed inside the process from spawning the threads to the verified result. The sides alternate, swapping which goes first from one workload size to the next. Figures are medians of each side's runs; the ratio is Erlang's median over ours, so above 1 means ThreadIterators is faster (or smaller).");
         Line(text);
         Line(text, "## Machine and versions");
         Line(text);
@@ -97,7 +98,7 @@ internal static class ReportWriter
 
     private static string Threads(int workers) => workers == 1 ? "1 OS thread" : $"{workers} OS threads";
 
-    private static void WriteRing(StringBuilder text, IReadOnlyList<CaseResult> results, string chart)
+    private static void WriteRing(StringBuilder text, IReadOnlyList<CaseResult> results, string? chart)
     {
         var ring = results.Where(r => r.Case.Workload == "ring").ToList();
         if (ring.Count == 0)
@@ -109,7 +110,9 @@ internal static class ReportWriter
         Line(text);
         Line(text, $"N forwarders in a line; a pump sends M = {ring[0].Case.Sizes.M} messages then a stop marker; the drain checks their order and counts them. N·M hops. Times are milliseconds for the whole run, spawning included.");
         Line(text);
-        Line(text, $"![Ring: time against N, Erlang and ThreadIterators on 1 and 2 OS threads, with the ratio]({chart})");
+        Line(text, chart is null
+            ? "**No chart**: it could not be drawn (the command's output says why)."
+            : $"![Ring: time against N, Erlang and ThreadIterators on 1 and 2 OS threads, with the ratio]({chart})");
         Line(text);
         Line(text, "The chart is drawn by gnuplot from Debian's gnuplot-nox: the package mirror this project builds from serves no .NET plotting library.");
         Line(text);

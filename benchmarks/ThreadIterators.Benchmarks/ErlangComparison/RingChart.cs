@@ -18,10 +18,19 @@ internal static class RingChart
     /// <summary>The chart's file name in the output folder.</summary>
     public const string FileName = "erlang-comparison-ring.png";
 
-    /// <summary>Writes the data and the gnuplot script next to each other in a temporary folder, renders the PNG into <paramref name="output"/> and returns its path.</summary>
+    /// <summary>
+    /// Writes the data and the gnuplot script next to each other in a temporary folder, renders the PNG into
+    /// <paramref name="output"/> and returns its path. Throws <see cref="InvalidOperationException"/> if there is
+    /// nothing to draw or gnuplot fails.
+    /// </summary>
     public static string Write(string gnuplot, IReadOnlyList<CaseResult> results, string output)
     {
         var ring = results.Where(r => r.Case.Workload == "ring" && r.Complete).ToList();
+        if (ring.Count == 0)
+        {
+            throw new InvalidOperationException("no ring case completed on both sides");
+        }
+
         var sizes = ring.Select(r => r.Case.Sizes.N).Distinct().Order().ToList();
         var data = new StringBuilder("# n erlang_1 threaditerators_1 erlang_2 threaditerators_2 (median ms; NaN where a case failed)\n");
         foreach (var n in sizes)
@@ -68,14 +77,24 @@ internal static class RingChart
             unset multiplot
             """;
         var scriptFile = Path.Combine(folder.FullName, "ring.gp");
-        File.WriteAllText(scriptFile, script);
-        var outcome = ChildProcess.Run(gnuplot, [scriptFile], TimeSpan.FromMinutes(2));
-        if (outcome.ExitCode != 0 || !File.Exists(chart))
+        try
         {
-            throw new InvalidOperationException($"gnuplot failed with exit code {outcome.ExitCode}:\n{outcome.Error}");
+            File.WriteAllText(scriptFile, script);
+            var outcome = ChildProcess.Run(gnuplot, [scriptFile], TimeSpan.FromMinutes(2));
+            if (outcome.ExitCode != 0 || !File.Exists(chart))
+            {
+                throw new InvalidOperationException($"gnuplot failed with exit code {outcome.ExitCode}:\n{outcome.Error}");
+            }
+        }
+        catch (TimeoutException e)
+        {
+            throw new InvalidOperationException(e.Message, e);
+        }
+        finally
+        {
+            folder.Delete(recursive: true);
         }
 
-        folder.Delete(recursive: true);
         return chart;
     }
 }

@@ -79,6 +79,7 @@ internal static class ChildProcess
         if (!child.WaitForExit(timeout))
         {
             child.Kill(entireProcessTree: true);
+            child.WaitForExit(TimeSpan.FromSeconds(10));
             throw new TimeoutException($"{fileName} {string.Join(' ', start.ArgumentList)} was still running after {timeout.TotalMinutes:F0} minutes and was killed.");
         }
 

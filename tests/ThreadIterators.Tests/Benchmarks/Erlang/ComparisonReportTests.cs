@@ -1,5 +1,6 @@
 using System;
 using System.IO;
+using System.Linq;
 using ThreadIterators.Benchmarks.ErlangComparison;
 using ThreadIterators.Benchmarks.QuickRunner;
 
@@ -25,6 +26,44 @@ public sealed class ComparisonReportTests
         Assert.Contains("| PingPong: at least 6x faster | failed (1 OS thread) | **missed** (1 OS thread failed) |", report, StringComparison.Ordinal);
         Assert.Contains("| 1,024 | 55.0 | 11.0 | 5.0x |", report, StringComparison.Ordinal);
         Assert.Contains("## Failed runs", report, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("threaditerators", "ring", "n=64 m=20", 1, true, 2, 0, "")]
+    [InlineData("threaditerators", "ring", "n=64 m=20", 1, true, 1, 1, "after 1 of 2 run(s)")]
+    [InlineData("erlang", "ring", "n=64 m=20", 1, true, 2, 2, "a run of something else")]
+    [InlineData("threaditerators", "threadring", "n=64 m=20", 1, true, 2, 2, "a run of something else")]
+    [InlineData("threaditerators", "ring", "n=64 m=2", 1, true, 2, 2, "a run of something else")]
+    [InlineData("threaditerators", "ring", "n=64 m=20", 2, true, 2, 2, "a run of something else")]
+    [InlineData("threaditerators", "ring", "n=64 m=20", 1, false, 2, 2, "wrong result")]
+    public void Accept_KeepsOnlyThisSidesVerifiedRunsOfThisCase(string implementation, string workload, string parameters, int workers, bool ok, int printed, int failures, string why)
+    {
+        var result = new CaseResult(new ComparisonCase("ring", new RunOptions(64, 20, 0), 1));
+        var line = $$"""{"workload":"{{workload}}","parameters":"{{parameters}}","implementation":"{{implementation}}","workers":{{workers}},"run":"1","elapsed_ms":2.5,"ns_per_message":1.9,"ok":{{(ok ? "true" : "false")}}}""";
+        var median = line.Replace("\"run\":\"1\"", "\"run\":\"median\"", StringComparison.Ordinal);
+        var outcome = new ChildProcess.Outcome(0, [.. Enumerable.Repeat(line, printed), median], string.Empty);
+
+        var kept = ErlangCommand.Accept(result, result.Ours, "threaditerators", runs: 2, outcome);
+
+        Assert.Equal(failures, result.Failures.Count);
+        Assert.Equal(failures == 0 ? 2 : 0, kept.Count);
+        Assert.Equal(kept.Count, result.Ours.Count);
+        Assert.All(result.Failures, f => Assert.Contains(why, f, StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public void Accept_RejectsAFailedProcess_AndUnreadableLines()
+    {
+        var result = new CaseResult(new ComparisonCase("ring", new RunOptions(64, 20, 0), 1));
+
+        ErlangCommand.Accept(result, result.Erlang, "erlang", runs: 1, new ChildProcess.Outcome(3, [], "bench crashed"));
+        ErlangCommand.Accept(result, result.Erlang, "erlang", runs: 1, new ChildProcess.Outcome(0, ["{\"workload\":\"ring\"}"], string.Empty));
+
+        Assert.Empty(result.Erlang);
+        Assert.Equal(2, result.Failures.Count);
+        Assert.Contains("bench crashed", result.Failures[0], StringComparison.Ordinal);
+        Assert.Contains("unreadable", result.Failures[1], StringComparison.Ordinal);
+        Assert.False(result.Complete);
     }
 
     [Fact]
@@ -57,12 +96,12 @@ public sealed class ComparisonReportTests
         var result = new CaseResult(new ComparisonCase(workload, sizes, workers));
         foreach (var ms in ours)
         {
-            result.Ours.Add(new RunRecord("threaditerators", workers, "p", ms, ms, Ok: true));
+            result.Ours.Add(new RunRecord(workload, "threaditerators", workers, "p", ms, ms, Ok: true));
         }
 
         foreach (var ms in erlang)
         {
-            result.Erlang.Add(new RunRecord("erlang", workers, "p", ms, ms, Ok: true));
+            result.Erlang.Add(new RunRecord(workload, "erlang", workers, "p", ms, ms, Ok: true));
         }
 
         return result;
