@@ -73,11 +73,8 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
     /// <summary>Number of workers spinning in search of work (0 or 1); while one spins, nobody needs waking.</summary>
     private int _spinning;
 
-    /// <summary>Number of threads spawned and not yet ended.</summary>
-    private long _live;
-
-    /// <summary>Source of thread ids.</summary>
-    private long _lastId;
+    /// <summary>Number of threads spawned and not yet ended, and the source of thread ids, on a cache line of their own.</summary>
+    private SpawnCounters _counters;
 
     /// <summary>0 while running, 1 once disposal began.</summary>
     private int _disposed;
@@ -125,7 +122,7 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
     public int WorkerCount => Workers.Length;
 
     /// <summary>Gets the number of green threads spawned that have not ended yet.</summary>
-    public long LiveThreadCount => Interlocked.Read(ref _live);
+    public long LiveThreadCount => Interlocked.Read(ref _counters.Live);
 
     /// <summary>Gets the workers.</summary>
     internal Worker[] Workers { get; }
@@ -167,8 +164,10 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
     {
         ArgumentNullException.ThrowIfNull(body);
         ObjectDisposedException.ThrowIf(IsStopping, this);
-        var thread = new GreenThread(this, body.GetEnumerator(), Interlocked.Increment(ref _lastId), name);
-        Interlocked.Increment(ref _live);
+        var worker = ThreadContext.Current.Worker;
+        var own = worker is not null && worker.Scheduler == this ? worker : null;
+        var thread = new GreenThread(this, body.GetEnumerator(), own?.NextThreadId() ?? Interlocked.Increment(ref _counters.LastId), name);
+        Interlocked.Increment(ref _counters.Live);
         _registry.Add(thread);
         if (IsStopping)
         {
@@ -182,9 +181,9 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
             ObjectDisposedException.ThrowIf(true, this);
         }
 
-        if (ThreadContext.Current.Worker is { } worker && worker.Scheduler == this)
+        if (own is not null)
         {
-            worker.PushLocal(thread);
+            own.PushLocal(thread);
         }
         else
         {
@@ -209,7 +208,7 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
         var deadline = timeout == Timeout.InfiniteTimeSpan ? long.MaxValue : Stopwatch.GetTimestamp() + (long)(timeout.TotalSeconds * Stopwatch.Frequency);
         lock (_lock)
         {
-            while (Interlocked.Read(ref _live) != 0)
+            while (Interlocked.Read(ref _counters.Live) != 0)
             {
                 var remaining = deadline == long.MaxValue ? Timeout.InfiniteTimeSpan : Stopwatch.GetElapsedTime(Stopwatch.GetTimestamp(), deadline);
                 if (remaining != Timeout.InfiniteTimeSpan && remaining <= TimeSpan.Zero)
@@ -230,7 +229,7 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
     {
         lock (_lock)
         {
-            if (Interlocked.Read(ref _live) == 0)
+            if (Interlocked.Read(ref _counters.Live) == 0)
             {
                 return Task.CompletedTask;
             }
@@ -323,6 +322,9 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
             WakeIdleWorker();
         }
     }
+
+    /// <summary>Reserves <paramref name="count"/> thread ids for a worker and returns the last of them.</summary>
+    internal long ReserveIds(int count) => Interlocked.Add(ref _counters.LastId, count);
 
     internal GreenThread? TakeInjected() => _inject.TryDequeue(out var thread) ? thread : null;
 
@@ -497,7 +499,7 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
 
     private void ThreadEnded()
     {
-        if (Interlocked.Decrement(ref _live) != 0)
+        if (Interlocked.Decrement(ref _counters.Live) != 0)
         {
             return;
         }
@@ -506,7 +508,7 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
         lock (_lock)
         {
             Monitor.PulseAll(_lock);
-            if (Interlocked.Read(ref _live) != 0)
+            if (Interlocked.Read(ref _counters.Live) != 0)
             {
                 // A spawn came in between; the tasks wait for the next time the count reaches zero.
                 return;

@@ -4,8 +4,8 @@ namespace ThreadIterators;
 
 /// <summary>
 /// The set of live green threads, so disposal can reach threads that are parked and referenced only by a mailbox.
-/// Intrusive doubly linked lists (no allocation per thread), striped by thread id so spawns and exits on different
-/// workers rarely meet on a lock.
+/// Intrusive doubly linked lists (no allocation per thread), striped by block of thread ids so spawns and exits on
+/// different workers rarely meet on a lock.
 /// </summary>
 /// <remarks>Any thread; each stripe's list is guarded by that stripe's lock.</remarks>
 internal sealed class ThreadRegistry
@@ -95,7 +95,11 @@ internal sealed class ThreadRegistry
         return all;
     }
 
-    private Stripe StripeOf(GreenThread thread) => _stripes[(int)(thread.Id & (StripeCount - 1))];
+    /// <summary>
+    /// Threads of one id block, which one worker spawned, share a stripe, so a worker's spawns and exits mostly take
+    /// a lock whose cache line stays on its own core.
+    /// </summary>
+    private Stripe StripeOf(GreenThread thread) => _stripes[(int)((thread.Id / Worker.IdBlock) & (StripeCount - 1))];
 
     /// <summary>One list and its lock (the stripe object itself).</summary>
     private sealed class Stripe

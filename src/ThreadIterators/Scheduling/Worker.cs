@@ -43,6 +43,9 @@ internal sealed class Worker
     /// <summary>Every this many turns the inject queue is looked at first, so injected threads are not starved by local ones (Go uses 61).</summary>
     private const int InjectInterval = 61;
 
+    /// <summary>Thread ids a worker takes from the scheduler at once; the registry stripes threads by block.</summary>
+    internal const int IdBlock = 1024;
+
     /// <summary>Wakes the worker when parked. Set by wakers, reset by the worker.</summary>
     private readonly ManualResetEventSlim _parker = new(false, 0);
 
@@ -57,6 +60,12 @@ internal sealed class Worker
 
     /// <summary>Sends made by the running turn, up to <see cref="LongTurnSends"/>.</summary>
     private int _turnSends;
+
+    /// <summary>The last id this worker handed out from its block. Owning worker only.</summary>
+    private long _nextId;
+
+    /// <summary>The last id of this worker's block. Owning worker only.</summary>
+    private long _idLimit;
 
     /// <summary>Turns taken, for <see cref="InjectInterval"/>.</summary>
     private int _turns;
@@ -131,6 +140,21 @@ internal sealed class Worker
         // Store-load fence: the push must be visible before the idle count is read (see docs/architecture.md, park/wake protocol).
         Interlocked.MemoryBarrier();
         Scheduler.WakeIdleWorker();
+    }
+
+    /// <summary>
+    /// The id of a thread spawned on this worker. Ids come from the scheduler a block at a time, so spawning on two
+    /// workers does not make both write one shared counter per spawn.
+    /// </summary>
+    internal long NextThreadId()
+    {
+        if (_nextId == _idLimit)
+        {
+            _idLimit = Scheduler.ReserveIds(IdBlock);
+            _nextId = _idLimit - IdBlock;
+        }
+
+        return ++_nextId;
     }
 
     /// <summary>Counts a send made on this worker; the send that makes the turn long releases the run-next thread to the stealable queue.</summary>

@@ -11,6 +11,33 @@ namespace ThreadIterators.Tests;
 public abstract partial class RuntimeContract
 {
     [Fact]
+    public void Ids_AreUnique_WhenThreadsSpawnThreadsOnEveryWorker()
+    {
+        // Workers hand out ids from blocks they reserve; ids spawned from outside come one at a time in between.
+        var ids = new System.Collections.Concurrent.ConcurrentBag<long>();
+        var first = Scheduler.Spawn(Empty());
+        var spawners = Enumerable.Range(0, 8).Select(_ => Scheduler.Spawn(SpawnMany(3_000))).ToList();
+        spawners.ForEach(Join);
+        Assert.True(Scheduler.WaitForAll(Waiting.Timeout), "the spawned threads did not all end");
+
+        Assert.Equal(1, first.Id);
+        Assert.Equal(8 * 3_000, ids.Count);
+        Assert.Equal(ids.Count + spawners.Count + 1, ids.Concat(spawners.Select(s => s.Id)).Append(first.Id).Distinct().Count());
+
+        IEnumerable<Event> SpawnMany(int count)
+        {
+            for (var i = 0; i < count; i++)
+            {
+                ids.Add(Scheduler.Spawn(Empty()).Id);
+                if (i % 100 == 0)
+                {
+                    yield return Event.Yield;
+                }
+            }
+        }
+    }
+
+    [Fact]
     public void Exited_YieldedByAnotherThread_ResumesJoinerAfterTargetEnds()
     {
         var log = new List<string>();
