@@ -69,7 +69,7 @@ internal static class RingChart
             unset logscale y
             set yrange [0:*]
             set ylabel "Erlang time / ThreadIterators time"
-            set key top left
+            set key outside below horizontal
             plot '{{dataFile}}' using 1:($2/$3) with linespoints lw 2 pt 7 lc rgb "#1f4e9c" title "1 OS thread", \
                  '' using 1:($4/$5) with linespoints lw 2 pt 5 lc rgb "#16a085" title "2 OS threads", \
                  4 with lines dt 2 lc rgb "#555555" title "4x (the target for N >= 1024)", \
