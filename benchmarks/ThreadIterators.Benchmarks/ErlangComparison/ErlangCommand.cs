@@ -12,9 +12,9 @@ namespace ThreadIterators.Benchmarks.ErlangComparison;
 /// <summary>
 /// <c>compare [--runs R] [--quick] [--out DIR]</c>: the same workloads with the same sizes on the same number of OS
 /// threads, ThreadIterators against Erlang, on this machine. Each side runs each case in a fresh process (a .NET
-/// process or an Erlang VM), and the sides alternate, swapping which goes first from one workload size to the next, so drift on a
-/// shared machine hits both alike.
-/// Writes <c>erlang-comparison.md</c> and the ring chart into DIR (default: the repository's <c>docs</c>).
+/// process or an Erlang VM), and the sides alternate, swapping which goes first from one workload size to the
+/// next, so drift on a shared machine hits both alike. Writes <c>erlang-comparison.md</c> and the ring chart into
+/// DIR (default: the repository's <c>docs</c>).
 /// </summary>
 internal static class ErlangCommand
 {
