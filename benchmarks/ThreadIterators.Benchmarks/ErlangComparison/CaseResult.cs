@@ -1,5 +1,6 @@
 using System.Collections.Generic;
 using System.Linq;
+using ThreadIterators.Benchmarks.QuickRunner;
 
 namespace ThreadIterators.Benchmarks.ErlangComparison;
 
@@ -34,15 +35,6 @@ internal sealed class CaseResult(ComparisonCase comparisonCase)
 
     private double Measured(RunRecord run) => Case.Workload == ComparisonCase.Footprint ? run.Value : run.ElapsedMs;
 
-    private static double Median(List<RunRecord> runs, System.Func<RunRecord, double> value)
-    {
-        if (runs.Count == 0)
-        {
-            return double.NaN;
-        }
-
-        var values = runs.Select(value).Order().ToArray();
-        var middle = values.Length / 2;
-        return values.Length % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
-    }
+    private static double Median(List<RunRecord> runs, System.Func<RunRecord, double> value) =>
+        runs.Count == 0 ? double.NaN : Measurement.MedianOf(runs.Select(value));
 }

@@ -51,15 +51,8 @@ internal sealed record ComparisonCase(string Workload, RunOptions Sizes, int Wor
         _ => ThreadRing.Size + 2,
     };
 
-    /// <summary>Gets how the progress lines and the report name it.</summary>
-    public string Label => Workload switch
-    {
-        "ring" => $"ring n={Sizes.N} m={Sizes.M}",
-        "skynet" => $"skynet leaves={Sizes.N}",
-        Footprint => $"footprint threads={Sizes.N}",
-        "threadring" or "parallelthreadring" => $"{Workload} hops={Sizes.Hops}",
-        _ => $"{Workload} m={Sizes.M}",
-    };
+    /// <summary>Gets how the progress lines and the report name it: the workload and its sizes.</summary>
+    public string Label => $"{Workload} {Parameters}";
 
     /// <summary>Gets the arguments of the quick runner (or the footprint command) for <paramref name="runs"/> measured runs.</summary>
     public IReadOnlyList<string> OurArguments(int runs)

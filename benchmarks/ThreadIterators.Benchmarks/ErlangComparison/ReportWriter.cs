@@ -154,7 +154,7 @@ internal static class ReportWriter
         Line(text, "|---|---|---:|---:|---:|---:|---:|---:|");
         foreach (var result in workloads)
         {
-            var size = result.Case.Label[(result.Case.Workload.Length + 1)..];
+            var size = result.Case.Parameters;
             Line(text, result.Complete
                 ? string.Create(CultureInfo.InvariantCulture, $"| {result.Case.Workload} | {size} | {result.Case.Workers} | {result.ErlangMedian:F1} | {result.OurMedian:F1} | {result.ErlangPerMessage:F1} | {result.OurPerMessage:F1} | {result.Ratio:F1}x |")
                 : $"| {result.Case.Workload} | {size} | {result.Case.Workers} | failed | failed | - | - | - |");

@@ -74,7 +74,6 @@ internal static class ChildProcess
             }
         };
         child.BeginErrorReadLine();
-        var lines = new List<string>();
         var reader = child.StandardOutput.ReadToEndAsync();
         if (!child.WaitForExit(timeout))
         {
@@ -84,7 +83,7 @@ internal static class ChildProcess
         }
 
         child.WaitForExit();
-        lines.AddRange(reader.GetAwaiter().GetResult().Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries));
+        var lines = reader.GetAwaiter().GetResult().Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
         lock (error)
         {
             return new Outcome(child.ExitCode, lines, error.ToString());

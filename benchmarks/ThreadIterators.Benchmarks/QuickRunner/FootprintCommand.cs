@@ -1,7 +1,5 @@
 using System;
 using System.Globalization;
-using System.IO;
-using System.Text.Json;
 using Footprint;
 
 namespace ThreadIterators.Benchmarks.QuickRunner;
@@ -39,10 +37,8 @@ internal static class FootprintCommand
         }
 
         var footprint = ParkedFootprint.Measure(threads, workers);
-        using var stream = new MemoryStream();
-        using (var json = new Utf8JsonWriter(stream))
+        JsonLine.Print(json =>
         {
-            json.WriteStartObject();
             json.WriteString("workload", "footprint");
             json.WriteString("implementation", Implementation.GreenThreads);
             json.WriteNumber("workers", workers);
@@ -51,10 +47,7 @@ internal static class FootprintCommand
             json.WriteNumber("bytes_per_parked_thread", Math.Round(footprint.BytesPerParkedThread, 1));
             json.WriteNumber("received", footprint.Received);
             json.WriteBoolean("ok", footprint.Ok);
-            json.WriteEndObject();
-        }
-
-        Console.WriteLine(System.Text.Encoding.UTF8.GetString(stream.ToArray()));
+        });
         return footprint.Ok ? 0 : 1;
     }
 }

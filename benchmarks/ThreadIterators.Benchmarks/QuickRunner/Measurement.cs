@@ -56,7 +56,8 @@ internal sealed record Measurement(
         runs.Max(r => r.PeakWorkingSetBytes),
         runs[0].Result);
 
-    private static double MedianOf(IEnumerable<double> values)
+    /// <summary>The middle value, or the mean of the two middle ones; the Erlang comparison takes its medians here too.</summary>
+    internal static double MedianOf(IEnumerable<double> values)
     {
         var sorted = values.Order().ToArray();
         var middle = sorted.Length / 2;

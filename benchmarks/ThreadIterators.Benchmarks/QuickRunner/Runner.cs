@@ -1,9 +1,7 @@
 using System;
 using System.Collections.Generic;
 using System.Globalization;
-using System.IO;
 using System.Linq;
-using System.Text.Json;
 
 namespace ThreadIterators.Benchmarks.QuickRunner;
 
@@ -116,10 +114,8 @@ internal static class Runner
         var expected = spec.Expected(sizes);
         if (command.Json)
         {
-            using var stream = new MemoryStream();
-            using (var json = new Utf8JsonWriter(stream))
+            JsonLine.Print(json =>
             {
-                json.WriteStartObject();
                 json.WriteString("workload", spec.Name);
                 json.WriteString("parameters", spec.Describe(sizes));
                 json.WriteString("implementation", implementation.Name);
@@ -137,10 +133,7 @@ internal static class Runner
                 json.WriteNumber("result", m.Result);
                 json.WriteNumber("expected", expected);
                 json.WriteBoolean("ok", m.Result == expected);
-                json.WriteEndObject();
-            }
-
-            Console.WriteLine(System.Text.Encoding.UTF8.GetString(stream.ToArray()));
+            });
             return;
         }
 
