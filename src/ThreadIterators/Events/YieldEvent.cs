@@ -7,7 +7,7 @@ internal sealed class YieldEvent : Event
 {
     internal override EventOutcome Park(GreenThread thread, Worker worker)
     {
-        worker.PushLocal(thread);
+        worker.Preempt(thread);
         return EventOutcome.Parked;
     }
 

@@ -6,8 +6,8 @@ namespace ThreadIterators;
 
 /// <summary>
 /// A worker's bounded ring of runnable green threads. The owning worker pushes at the tail with a plain release
-/// store and pops at the head; idle workers steal half from the head. Overflow moves half to the scheduler's inject
-/// queue, as Go's and Tokio's run queues do.
+/// store and pops at the head; idle workers steal half from the head. Overflow moves half out (see
+/// <see cref="Worker.Overflow"/>), as Go's and Tokio's run queues move it to their global queue.
 /// </summary>
 /// <remarks>
 /// <see cref="Push"/> and <see cref="Pop"/>: the owning worker only. <see cref="StealInto"/>: any worker.
@@ -38,7 +38,7 @@ internal sealed class LocalRunQueue
     }
 
     /// <summary>Appends a thread, moving half of the queue to <paramref name="overflow"/> when full. Owner only.</summary>
-    internal void Push(GreenThread thread, Scheduler overflow)
+    internal void Push(GreenThread thread, Worker overflow)
     {
         while (true)
         {
@@ -119,7 +119,7 @@ internal sealed class LocalRunQueue
         }
     }
 
-    private bool TryMoveHalf(int head, GreenThread thread, Scheduler overflow)
+    private bool TryMoveHalf(int head, GreenThread thread, Worker overflow)
     {
         const int half = Capacity / 2;
         if (Interlocked.CompareExchange(ref _positions.Head, head + half, head) != head)
@@ -131,10 +131,10 @@ internal sealed class LocalRunQueue
         // The taken slots are outside the ring now; only this (owning) thread writes slots, so they stay intact.
         for (var i = 0; i < half; i++)
         {
-            overflow.Inject(_slots[(head + i) & Mask]!, wake: false);
+            overflow.Overflow(_slots[(head + i) & Mask]!, wake: false);
         }
 
-        overflow.Inject(thread, wake: true);
+        overflow.Overflow(thread, wake: true);
         return true;
     }
 

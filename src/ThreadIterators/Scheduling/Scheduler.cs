@@ -79,19 +79,39 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
     /// <summary>0 while running, 1 once disposal began.</summary>
     private int _disposed;
 
-    /// <summary>Initializes a scheduler with one worker per processor.</summary>
+    /// <summary>Initializes a scheduler with one worker per processor and the default policy.</summary>
     public Scheduler()
-        : this(Environment.ProcessorCount)
+        : this(new SchedulerOptions())
+    {
+    }
+
+    /// <summary>Initializes a scheduler with the default policy and starts its workers.</summary>
+    /// <param name="workerCount">How many OS threads run green threads; 1 gives deterministic coroutines.</param>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="workerCount"/> is less than 1 or more than 1024.</exception>
+    public Scheduler(int workerCount)
+        : this(new SchedulerOptions { WorkerCount = workerCount })
     {
     }
 
     /// <summary>Initializes a scheduler and starts its workers.</summary>
-    /// <param name="workerCount">How many OS threads run green threads; 1 gives deterministic coroutines.</param>
-    /// <exception cref="ArgumentOutOfRangeException"><paramref name="workerCount"/> is less than 1 or more than 1024.</exception>
-    public Scheduler(int workerCount)
+    /// <param name="options">The number of workers and the scheduling policy.</param>
+    /// <exception cref="ArgumentNullException"><paramref name="options"/> is null.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">The worker count is less than 1 or more than 1024, or the policy is not a <see cref="SchedulingPolicy"/> value.</exception>
+    public Scheduler(SchedulerOptions options)
     {
-        ArgumentOutOfRangeException.ThrowIfLessThan(workerCount, 1);
-        ArgumentOutOfRangeException.ThrowIfGreaterThan(workerCount, 1024);
+        ArgumentNullException.ThrowIfNull(options);
+        var workerCount = options.WorkerCount;
+        ArgumentOutOfRangeException.ThrowIfLessThan(workerCount, 1, "options.WorkerCount");
+        ArgumentOutOfRangeException.ThrowIfGreaterThan(workerCount, 1024, "options.WorkerCount");
+        Policy = options.Policy;
+        Placement = Policy switch
+        {
+            SchedulingPolicy.WorkStealing => new WorkStealingPolicy(this),
+            SchedulingPolicy.SoftAffinity => new SoftAffinityPolicy(this),
+            SchedulingPolicy.Dedicated => new DedicatedPolicy(this),
+            SchedulingPolicy.SharedQueue => new SharedQueuePolicy(this),
+            _ => throw new ArgumentOutOfRangeException(nameof(options), Policy, $"options.Policy is {Policy}, which is not a {nameof(SchedulingPolicy)} value."),
+        };
         _idle = new List<Worker>(workerCount);
         Workers = new Worker[workerCount];
         for (var i = 0; i < workerCount; i++)
@@ -118,11 +138,23 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
     /// </remarks>
     public event EventHandler<UnobservedFaultEventArgs>? UnobservedFault;
 
+    /// <summary>
+    /// Gets the policy a scheduler uses unless its options say otherwise: the one that measured best overall (see
+    /// docs/scheduling.md).
+    /// </summary>
+    public static SchedulingPolicy DefaultPolicy => SchedulingPolicy.WorkStealing;
+
+    /// <summary>Gets where this scheduler runs ready threads.</summary>
+    public SchedulingPolicy Policy { get; }
+
     /// <summary>Gets the number of workers (OS threads).</summary>
     public int WorkerCount => Workers.Length;
 
     /// <summary>Gets the number of green threads spawned that have not ended yet.</summary>
     public long LiveThreadCount => Interlocked.Read(ref _counters.Live);
+
+    /// <summary>Gets the implementation of <see cref="Policy"/>.</summary>
+    internal IPlacementPolicy Placement { get; }
 
     /// <summary>Gets the workers.</summary>
     internal Worker[] Workers { get; }
@@ -166,7 +198,8 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
         ObjectDisposedException.ThrowIf(IsStopping, this);
         var worker = ThreadContext.Current.Worker;
         var own = worker is not null && worker.Scheduler == this ? worker : null;
-        var thread = new GreenThread(this, body.GetEnumerator(), own?.NextThreadId() ?? Interlocked.Increment(ref _counters.LastId), name);
+        var id = own?.NextThreadId() ?? Interlocked.Increment(ref _counters.LastId);
+        var thread = new GreenThread(this, body.GetEnumerator(), id, Placement.HomeOf(id, own), name);
         Interlocked.Increment(ref _counters.Live);
         _registry.Add(thread);
         if (IsStopping)
@@ -181,15 +214,7 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
             ObjectDisposedException.ThrowIf(true, this);
         }
 
-        if (own is not null)
-        {
-            own.PushLocal(thread);
-        }
-        else
-        {
-            Inject(thread, wake: true);
-        }
-
+        Placement.Spawned(thread, own);
         return thread;
     }
 
@@ -296,20 +321,14 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
         }
     }
 
-    /// <summary>Makes a parked thread runnable: on the calling worker's run-next slot, or through the inject queue from any other thread.</summary>
+    /// <summary>Makes a parked thread runnable, where the policy says (see <see cref="IPlacementPolicy.Woken"/>).</summary>
     internal void Ready(GreenThread thread) => Ready(thread, ThreadContext.Current);
 
     /// <summary>As <see cref="Ready(GreenThread)"/>, for a caller that has the calling thread's context at hand.</summary>
     internal void Ready(GreenThread thread, ThreadContext context)
     {
-        if (context.Worker is { } worker && worker.Scheduler == this)
-        {
-            worker.PushRunNext(thread);
-        }
-        else
-        {
-            Inject(thread, wake: true);
-        }
+        var worker = context.Worker;
+        Placement.Woken(thread, worker is not null && worker.Scheduler == this ? worker : null);
     }
 
     /// <summary>Adds a thread to the inject queue; any thread.</summary>
@@ -346,11 +365,30 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
             {
                 worker = _idle[^1];
                 _idle.RemoveAt(_idle.Count - 1);
+                worker.IsParked = false;
                 Interlocked.Decrement(ref _idleCount);
             }
         }
 
         worker?.Unpark();
+    }
+
+    /// <summary>
+    /// Wakes <paramref name="worker"/> if it is parked. Called after a thread was put in its inbound queue and a full
+    /// fence was passed; the worker announces itself parked (a full fence) before it looks at that queue a last time.
+    /// </summary>
+    internal void WakeWorker(Worker worker)
+    {
+        lock (_lock)
+        {
+            if (_idle.Remove(worker))
+            {
+                worker.IsParked = false;
+                Interlocked.Decrement(ref _idleCount);
+            }
+        }
+
+        worker.Unpark();
     }
 
     /// <summary>Lets at most one worker spin for work at a time.</summary>
@@ -374,6 +412,7 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
             if (!_idle.Contains(worker))
             {
                 _idle.Add(worker);
+                worker.IsParked = true;
                 Interlocked.Increment(ref _idleCount);
             }
         }
@@ -385,6 +424,7 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
         {
             if (_idle.Remove(worker))
             {
+                worker.IsParked = false;
                 Interlocked.Decrement(ref _idleCount);
             }
         }
@@ -466,9 +506,15 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
             return true;
         }
 
+        if (!Placement.Steals)
+        {
+            // Other workers could not take what is queued on a worker.
+            return false;
+        }
+
         foreach (var worker in Workers)
         {
-            if (worker.Queue.Count > 0)
+            if (worker.Queue.Count > 0 || worker.HasInbound)
             {
                 return true;
             }

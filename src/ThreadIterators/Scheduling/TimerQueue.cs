@@ -109,7 +109,7 @@ internal sealed class TimerQueue : IDisposable
 
             foreach (var thread in due)
             {
-                _scheduler.Inject(thread, wake: true);
+                _scheduler.Ready(thread);
             }
 
             due.Clear();

@@ -1,4 +1,5 @@
 using System;
+using System.Collections.Concurrent;
 using System.Diagnostics;
 using System.Diagnostics.CodeAnalysis;
 using System.Runtime.CompilerServices;
@@ -8,12 +9,13 @@ using System.Threading;
 namespace ThreadIterators;
 
 /// <summary>
-/// One OS thread of a <see cref="Scheduler"/>: it runs green threads from its run-next slot, its local queue, the
-/// scheduler's inject queue and, when idle, other workers' queues; with nothing to do it spins briefly and parks.
+/// One OS thread of a <see cref="Scheduler"/>: it runs green threads from its run-next slot, its local queue, its
+/// inbound queue, the scheduler's inject queue and, when idle and the policy allows, other workers' queues; with
+/// nothing to do it spins briefly and parks. Where ready threads go is the policy's decision (<see cref="IPlacementPolicy"/>).
 /// </summary>
 /// <remarks>
-/// Everything except <see cref="Queue"/> (stolen from by other workers) and <see cref="Unpark"/> is touched only by
-/// the worker's own OS thread.
+/// Everything except <see cref="Queue"/> (stolen from by other workers), <see cref="PushRemote"/>, the status flags
+/// and <see cref="Unpark"/> is touched only by the worker's own OS thread.
 /// </remarks>
 [SuppressMessage("Reliability", "CA1001:Types that own disposable fields should be disposable", Justification = "The park event holds no kernel handle (it is never waited on through WaitHandle), and a sender on another OS thread may still set it after the scheduler is disposed.")]
 internal sealed class Worker
@@ -43,6 +45,9 @@ internal sealed class Worker
     /// <summary>Every this many turns the inject queue is looked at first, so injected threads are not starved by local ones (Go uses 61).</summary>
     private const int InjectInterval = 61;
 
+    /// <summary>Every this many turns, a policy that weighs threads times the turn's first step (two timestamp reads).</summary>
+    private const int WeighInterval = 32;
+
     /// <summary>Thread ids a worker takes from the scheduler at once; the registry stripes threads by block.</summary>
     internal const int IdBlock = 1024;
 
@@ -51,6 +56,27 @@ internal sealed class Worker
 
     /// <summary>The OS thread.</summary>
     private readonly Thread _thread;
+
+    /// <summary>The scheduler's policy, read on every wake-up and turn.</summary>
+    private readonly IPlacementPolicy _placement;
+
+    /// <summary>Whether the policy lets idle workers take threads from other workers.</summary>
+    private readonly bool _steals;
+
+    /// <summary>Whether a thread's home becomes the worker that runs it.</summary>
+    private readonly bool _rehomes;
+
+    /// <summary>Whether threads never leave their home, so this worker spins for its own work without the scheduler's spinning slot.</summary>
+    private readonly bool _pins;
+
+    /// <summary>
+    /// Threads other OS threads made ready for this worker, under the policies that send a thread to its home. Any
+    /// thread enqueues; this worker dequeues, and so do stealers when the policy steals.
+    /// </summary>
+    private readonly ConcurrentQueue<GreenThread> _inbound = new();
+
+    /// <summary>Flags other OS threads read, on a cache line of their own.</summary>
+    private WorkerStatus _status;
 
     /// <summary>The thread a wake-up on this worker made ready last; runs next, unless <see cref="RunNextCap"/> is reached. Not stealable.</summary>
     private GreenThread? _runNext;
@@ -70,8 +96,24 @@ internal sealed class Worker
     /// <summary>Turns taken, for <see cref="InjectInterval"/>.</summary>
     private int _turns;
 
+    /// <summary>Turns until the next weighed one.</summary>
+    private int _untilWeigh = WeighInterval;
+
     /// <summary>State of the xorshift generator that picks steal victims.</summary>
     private uint _random;
+
+    /// <summary>
+    /// Gets the <see cref="Stopwatch"/> ticks from resuming a thread to its next yield above which the thread counts
+    /// as heavy: 300 ns, a few times what a hop to another core's queue costs, so for a heavier thread going home is
+    /// cheap next to its work. A thread counts as light again below <see cref="LightStep"/>. Both are above the
+    /// 100-250 ns a ping-pong step takes when its partner is on the other core: lower thresholds made ping-pong
+    /// partners heavy, which sent them home to different cores, which kept their steps slow and them heavy
+    /// (41 against 65 ns per message on 2 workers).
+    /// </summary>
+    internal static long HeavyStep { get; } = Stopwatch.Frequency * 300 / 1_000_000_000;
+
+    /// <summary>Gets the ticks below which a weighed step makes a thread light again: 150 ns.</summary>
+    internal static long LightStep { get; } = Stopwatch.Frequency * 150 / 1_000_000_000;
 
     internal Worker(Scheduler scheduler, int index)
     {
@@ -79,6 +121,10 @@ internal sealed class Worker
         Index = index;
         _random = (uint)(index * 2654435761u) | 1;
         Context = new ThreadContext(this);
+        _placement = scheduler.Placement;
+        _steals = _placement.Steals;
+        _rehomes = _placement.Rehomes;
+        _pins = _placement.Pins;
         _thread = new Thread(Main)
         {
             IsBackground = true,
@@ -101,6 +147,19 @@ internal sealed class Worker
     /// <summary>Gets the green thread this worker is running, if any.</summary>
     /// <remarks>Kept as an id rather than a reference: a reference store costs a GC write barrier on every turn.</remarks>
     internal long RunningId { get; private set; }
+
+    /// <summary>Gets a value indicating whether the worker has found nothing to run: it is spinning, parking or parked.</summary>
+    internal bool IsSearching => Volatile.Read(ref _status.Searching) != 0;
+
+    /// <summary>Gets or sets a value indicating whether the worker is in the scheduler's idle list. Set under the scheduler's lock.</summary>
+    internal bool IsParked
+    {
+        get => Volatile.Read(ref _status.Parked) != 0;
+        set => Volatile.Write(ref _status.Parked, value ? 1 : 0);
+    }
+
+    /// <summary>Gets a value indicating whether the inbound queue holds threads; a snapshot.</summary>
+    internal bool HasInbound => !_inbound.IsEmpty;
 
     /// <summary>Gets a description of the green thread this worker is running, for exception messages.</summary>
     internal string RunningDescription => RunningId == 0 ? "Code on a worker" : $"GreenThread #{RunningId}";
@@ -132,15 +191,53 @@ internal sealed class Worker
         }
     }
 
-    /// <summary>Appends a runnable thread to this worker's queue, where idle workers may steal it.</summary>
+    /// <summary>Appends a runnable thread to this worker's queue, where idle workers may steal it if the policy steals.</summary>
     internal void PushLocal(GreenThread thread)
     {
-        Queue.Push(thread, Scheduler);
-
-        // Store-load fence: the push must be visible before the idle count is read (see docs/architecture.md, park/wake protocol).
-        Interlocked.MemoryBarrier();
-        Scheduler.WakeIdleWorker();
+        Queue.Push(thread, this);
+        if (_steals)
+        {
+            // Store-load fence: the push must be visible before the idle count is read (see docs/architecture.md, park/wake protocol).
+            Interlocked.MemoryBarrier();
+            Scheduler.WakeIdleWorker();
+        }
     }
+
+    /// <summary>
+    /// Queues a thread for this worker from another OS thread (or from this one, for threads it does not run next),
+    /// and wakes this worker if it is parked; otherwise, if the policy steals, an idle worker may take it.
+    /// </summary>
+    internal void PushRemote(GreenThread thread)
+    {
+        // The enqueue is an interlocked operation: the store-load fence between publishing the thread and reading
+        // the parked flag, which the worker sets (with a fence) before it looks at this queue a last time.
+        _inbound.Enqueue(thread);
+        if (IsParked)
+        {
+            Scheduler.WakeWorker(this);
+        }
+        else if (_steals)
+        {
+            Scheduler.WakeIdleWorker();
+        }
+    }
+
+    /// <summary>Takes the half of a full local queue that <see cref="LocalRunQueue.Push"/> moves out. Owning worker only.</summary>
+    internal void Overflow(GreenThread thread, bool wake)
+    {
+        if (_steals)
+        {
+            Scheduler.Inject(thread, wake);
+        }
+        else
+        {
+            // A policy that does not steal keeps the thread on this worker; the shared inject queue would let any worker run it.
+            _inbound.Enqueue(thread);
+        }
+    }
+
+    /// <summary>Queues a thread that gave up its turn on this worker, where the policy says.</summary>
+    internal void Preempt(GreenThread thread) => _placement.Preempted(thread, this);
 
     /// <summary>
     /// The id of a thread spawned on this worker. Ids come from the scheduler a block at a time, so spawning on two
@@ -175,10 +272,19 @@ internal sealed class Worker
         {
             while (!Scheduler.IsStopping)
             {
-                var thread = FindRunnable() ?? Idle();
+                var thread = FindRunnable();
                 if (thread is null)
                 {
-                    continue;
+                    Volatile.Write(ref _status.Searching, 1);
+                    if ((thread = Idle()) is null)
+                    {
+                        continue;
+                    }
+                }
+
+                if (_status.Searching != 0)
+                {
+                    Volatile.Write(ref _status.Searching, 0);
                 }
 
                 RunTurn(thread);
@@ -190,6 +296,8 @@ internal sealed class Worker
         }
     }
 
+    private GreenThread? TakeInbound() => _inbound.TryDequeue(out var thread) ? thread : null;
+
     /// <summary>Finds a runnable thread on this worker or in the inject queue, without stealing.</summary>
     private GreenThread? FindRunnable()
     {
@@ -197,7 +305,7 @@ internal sealed class Worker
         if (++_turns == InjectInterval)
         {
             _turns = 0;
-            if ((thread = Scheduler.TakeInjected()) is not null)
+            if ((thread = TakeInbound() ?? Scheduler.TakeInjected()) is not null)
             {
                 return thread;
             }
@@ -218,7 +326,7 @@ internal sealed class Worker
         }
 
         _runNextStreak = 0;
-        return Queue.Pop() ?? Scheduler.TakeInjected();
+        return Queue.Pop() ?? TakeInbound() ?? Scheduler.TakeInjected();
     }
 
     /// <summary>
@@ -228,13 +336,20 @@ internal sealed class Worker
     private GreenThread? Idle()
     {
         GreenThread? thread;
-        if (Scheduler.TryBeginSpinning())
+        if (_pins)
+        {
+            if ((thread = SpinForOwnWork()) is not null)
+            {
+                return thread;
+            }
+        }
+        else if (Scheduler.TryBeginSpinning())
         {
             var start = Stopwatch.GetTimestamp();
             var rounds = 0;
             do
             {
-                if ((thread = Steal() ?? Scheduler.TakeInjected()) is not null)
+                if ((thread = TakeInbound() ?? Steal() ?? Scheduler.TakeInjected()) is not null)
                 {
                     Scheduler.EndSpinning(foundWork: true);
                     return thread;
@@ -252,7 +367,7 @@ internal sealed class Worker
         // ready before the announcement is found here and one made ready after it wakes this or another worker.
         _parker.Reset();
         Scheduler.AddIdle(this);
-        if ((thread = Queue.Pop() ?? Scheduler.TakeInjected() ?? Steal()) is not null || Scheduler.IsStopping)
+        if ((thread = Queue.Pop() ?? TakeInbound() ?? Scheduler.TakeInjected() ?? Steal()) is not null || Scheduler.IsStopping)
         {
             Scheduler.RemoveIdle(this);
             return thread;
@@ -262,12 +377,35 @@ internal sealed class Worker
         return null;
     }
 
-    /// <summary>Steals about half the queue of another worker, starting from a random one.</summary>
+    /// <summary>Spins for a while looking only at this worker's inbound queue, under a policy that pins threads.</summary>
+    private GreenThread? SpinForOwnWork()
+    {
+        var start = Stopwatch.GetTimestamp();
+        var rounds = 0;
+        do
+        {
+            if (TakeInbound() is { } thread)
+            {
+                return thread;
+            }
+
+            Thread.SpinWait(32);
+            rounds++;
+        }
+        while (!Scheduler.IsStopping && (rounds < 8 || Stopwatch.GetElapsedTime(start) < Scheduler.SpinDuration));
+
+        return null;
+    }
+
+    /// <summary>
+    /// Steals about half the local queue of another worker, starting from a random one, or else one thread from
+    /// its inbound queue; nothing under a policy that does not steal.
+    /// </summary>
     private GreenThread? Steal()
     {
         var workers = Scheduler.Workers;
         var count = workers.Length;
-        if (count == 1)
+        if (count == 1 || !_steals)
         {
             return null;
         }
@@ -279,13 +417,26 @@ internal sealed class Worker
         for (var i = 0; i < count; i++)
         {
             var victim = workers[(start + i) % count];
-            if (victim != this && victim.Queue.StealInto(Queue) is { } thread)
+            if (victim != this && (victim.Queue.StealInto(Queue) ?? victim.TakeInbound()) is { } thread)
             {
                 return thread;
             }
         }
 
         return null;
+    }
+
+    /// <summary>Marks a thread heavy or light from the time its step took; before it parks, while this worker still owns it.</summary>
+    private static void Weigh(GreenThread thread, long ticks)
+    {
+        if (ticks > HeavyStep)
+        {
+            thread.IsHeavy = true;
+        }
+        else if (ticks < LightStep)
+        {
+            thread.IsHeavy = false;
+        }
     }
 
     /// <summary>Runs one turn of a green thread: resumes it from its event, then steps its body until it parks, ends, or uses up its budget.</summary>
@@ -300,6 +451,21 @@ internal sealed class Worker
 
         RunningId = thread.Id;
         _turnSends = 0;
+        long weighedSince = 0;
+        if (_rehomes)
+        {
+            if (thread.Home != Index && thread.Home != GreenThread.Homeless)
+            {
+                thread.Home = Index;
+            }
+
+            if (--_untilWeigh == 0)
+            {
+                _untilWeigh = WeighInterval;
+                weighedSince = Stopwatch.GetTimestamp();
+            }
+        }
+
         try
         {
             var outcome = thread.WaitingOn?.Resume(thread, this) ?? EventOutcome.Continue;
@@ -317,7 +483,7 @@ internal sealed class Worker
                 {
                     // Out of budget: queue the thread before it parks on the event, so it holds no message while queued.
                     thread.WaitingOn = DeferredParkEvent.Instance;
-                    PushLocal(thread);
+                    _placement.Preempted(thread, this);
                     return;
                 }
 
@@ -325,6 +491,12 @@ internal sealed class Worker
                 if (thread.WaitingOn != next)
                 {
                     thread.WaitingOn = next;
+                }
+
+                if (weighedSince != 0)
+                {
+                    Weigh(thread, Stopwatch.GetTimestamp() - weighedSince);
+                    weighedSince = 0;
                 }
 
                 outcome = next.Park(thread, this);

@@ -28,17 +28,40 @@ public sealed class GreenThread
     /// <summary>Stands in <see cref="_exit"/> for a thread that ended successfully before anything asked for <see cref="Exited"/>.</summary>
     private static readonly object s_exitedQuietly = new();
 
+    /// <summary>The <see cref="Home"/> of a thread that has none yet; above any worker index (at most 1024).</summary>
+    internal const int Homeless = 0x3FFF;
+
+    /// <summary>Bits of <see cref="_idAndHome"/> that hold the id: room for 2^48 spawns; the home's 14 bits and the weight bit lie above.</summary>
+    private const int IdBits = 48;
+
+    private const long IdMask = (1L << IdBits) - 1;
+
+    private const long HomeMask = (long)Homeless << IdBits;
+
+    private const long HeavyBit = 1L << 62;
+
     /// <summary>The body; null once the thread has ended. Touched only by the worker running the thread, or by disposal.</summary>
     private IEnumerator<Event>? _body;
 
     /// <summary>Null while running and unobserved, <see cref="s_exitedQuietly"/>, or the thread's <see cref="ExitEvent"/>.</summary>
     private object? _exit;
 
-    internal GreenThread(Scheduler scheduler, IEnumerator<Event> body, long id, string? name)
+    /// <summary>
+    /// The id in the low <see cref="IdBits"/> bits, the home worker's index and the weight bit above them. Packed
+    /// into one word so they cost no memory: a 4-byte field would grow every thread from 88 to 96 bytes.
+    /// </summary>
+    /// <remarks>
+    /// Only the home and weight are ever written, by the worker running the thread before it parks, or (for a
+    /// homeless thread) by the worker that wakes it. Other OS threads read them as hints; a torn read on a 32-bit
+    /// platform cannot change the id bits.
+    /// </remarks>
+    private long _idAndHome;
+
+    internal GreenThread(Scheduler scheduler, IEnumerator<Event> body, long id, int home, string? name)
     {
         Scheduler = scheduler;
         _body = body;
-        Id = id;
+        _idAndHome = id | ((long)home << IdBits);
         Name = name;
     }
 
@@ -46,7 +69,7 @@ public sealed class GreenThread
     public Scheduler Scheduler { get; }
 
     /// <summary>Gets a number that identifies this thread within its scheduler; the first thread spawned is 1.</summary>
-    public long Id { get; }
+    public long Id => _idAndHome & IdMask;
 
     /// <summary>Gets the name given at spawn, if any.</summary>
     public string? Name { get; }
@@ -73,6 +96,26 @@ public sealed class GreenThread
     /// counts as observing the fault.
     /// </summary>
     public Exception? Exception => Volatile.Read(ref _exit) is ExitEvent e ? e.GetException() : null;
+
+    /// <summary>
+    /// Gets or sets the index of the thread's home worker, where the scheduling policy queues it when it is woken
+    /// (see <see cref="SchedulingPolicy"/>). Set by the worker running the thread.
+    /// </summary>
+    internal int Home
+    {
+        get => (int)((_idAndHome & HomeMask) >>> IdBits);
+        set => _idAndHome = (_idAndHome & ~HomeMask) | ((long)value << IdBits);
+    }
+
+    /// <summary>
+    /// Gets or sets a value indicating whether the thread's last measured step took long enough that its own state,
+    /// not the message, is what it works on, so the soft-affinity policy sends it home rather than after the message.
+    /// </summary>
+    internal bool IsHeavy
+    {
+        get => (_idAndHome & HeavyBit) != 0;
+        set => _idAndHome = value ? _idAndHome | HeavyBit : _idAndHome & ~HeavyBit;
+    }
 
     /// <summary>Gets or sets the event the thread yielded last; read again when the thread is resumed. Running worker only.</summary>
     internal Event? WaitingOn { get; set; }

@@ -8,8 +8,9 @@ using ThreadIterators;
 namespace ThreadIterators.Tests;
 
 /// <summary>
-/// Base of every contract test class: each test gets a fresh scheduler with <see cref="WorkerCount"/> workers, and
-/// fails if a green thread faulted without anyone observing it, unless the test said it expects that.
+/// Base of every contract test class: each test gets a fresh scheduler with <see cref="WorkerCount"/> workers and
+/// <see cref="Policy"/>, and fails if a green thread faulted without anyone observing it, unless the test said it
+/// expects that.
 /// </summary>
 public abstract class SchedulerContract : IDisposable
 {
@@ -20,12 +21,15 @@ public abstract class SchedulerContract : IDisposable
 
     protected SchedulerContract()
     {
-        Scheduler = new Scheduler(WorkerCount);
+        Scheduler = new Scheduler(new SchedulerOptions { WorkerCount = WorkerCount, Policy = Policy });
         Scheduler.UnobservedFault += (_, e) => _unobserved.Enqueue(e);
     }
 
     /// <summary>Gets the number of workers this configuration runs with.</summary>
     protected abstract int WorkerCount { get; }
+
+    /// <summary>Gets the scheduling policy this configuration runs with.</summary>
+    protected abstract SchedulingPolicy Policy { get; }
 
     protected Scheduler Scheduler { get; }
 

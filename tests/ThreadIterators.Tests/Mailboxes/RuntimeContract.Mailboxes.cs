@@ -260,7 +260,7 @@ public abstract partial class RuntimeContract
     public void Recv_ReceiverStoppedByDisposal_AnotherSchedulersThreadTakesTheMailboxOver()
     {
         var inbox = new Mailbox<int>("handed over");
-        var other = new Scheduler(WorkerCount);
+        var other = new Scheduler(new SchedulerOptions { WorkerCount = WorkerCount, Policy = Policy });
         var first = other.Spawn(Receive(inbox, 1, []), "first");
         WaitUntil(() => inbox.IsReceiverParked, "the first receiver parks");
         other.Dispose();
