@@ -1,12 +1,13 @@
 using BenchmarkDotNet.Running;
 using ThreadIterators.Benchmarks.ErlangComparison;
+using ThreadIterators.Benchmarks.PolicyComparison;
 using ThreadIterators.Benchmarks.QuickRunner;
 
 namespace ThreadIterators.Benchmarks;
 
 /// <summary>
 /// <c>run ...</c> (or no arguments) starts the quick runner; <c>compare ...</c> runs the comparison against Erlang;
-/// <c>footprint ...</c> measures a parked thread; anything else goes to BenchmarkDotNet's switcher, for example
+/// <c>policies ...</c> compares the scheduling policies; <c>footprint ...</c> measures a parked thread; anything else goes to BenchmarkDotNet's switcher, for example
 /// <c>--list flat</c> or <c>--filter '*ThreadRing*'</c>.
 /// </summary>
 public static class Program
@@ -21,6 +22,11 @@ public static class Program
         if (args[0] == "compare")
         {
             return ErlangCommand.Execute(args);
+        }
+
+        if (args[0] == "policies")
+        {
+            return PolicyCommand.Execute(args);
         }
 
         if (args[0] == "footprint")

@@ -87,5 +87,16 @@ internal static class Catalogue
                 new(Implementation.GreenThreads, true, (s, o) => Skynet.GreenThreads(s!, o.N)),
                 new(Implementation.Tasks, false, (_, o) => Skynet.Tasks(o.N)),
             ]),
+        new(
+            "cacheaffinity",
+            Defaults: new(N: 0, M: 200_000, Hops: 0, Actors: 24, State: 32_000, Accesses: 100),
+            ComparisonSizes: new(N: 0, M: 200_000, Hops: 0, Actors: 24, State: 32_000, Accesses: 100),
+            o => $"actors={o.Actors} state={o.State} accesses={o.Accesses} m={o.M}",
+            o => o.M,
+            o => CacheAffinity.Expected(o.M),
+            [
+                new(Implementation.GreenThreads, true, (s, o) => CacheAffinity.GreenThreads(s!, ActorStates.For((int)o.Actors, o.State), (int)o.Accesses, o.M)),
+                new(Implementation.ThreadPool, false, (_, o) => CacheAffinity.ThreadPool(ActorStates.For((int)o.Actors, o.State), (int)o.Accesses, o.M)),
+            ]),
     ];
 }

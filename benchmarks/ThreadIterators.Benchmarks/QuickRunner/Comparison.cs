@@ -31,6 +31,11 @@ internal static class Comparison
                 arguments.AddRange(["--workers", command.Workers[0].ToString(CultureInfo.InvariantCulture)]);
             }
 
+            if (command.PolicyGiven)
+            {
+                arguments.AddRange(["--policy", string.Join(',', command.Policies.Select(CommandLine.NameOf))]);
+            }
+
             if (command.Implementations is not null)
             {
                 arguments.AddRange(["--impl", string.Join(',', command.Implementations)]);
@@ -104,6 +109,16 @@ internal static class Comparison
         {
             yield return "--hops";
             yield return sizes.Hops.ToString(CultureInfo.InvariantCulture);
+        }
+
+        if (sizes.Actors > 0)
+        {
+            yield return "--actors";
+            yield return sizes.Actors.ToString(CultureInfo.InvariantCulture);
+            yield return "--state";
+            yield return sizes.State.ToString(CultureInfo.InvariantCulture);
+            yield return "--accesses";
+            yield return sizes.Accesses.ToString(CultureInfo.InvariantCulture);
         }
     }
 

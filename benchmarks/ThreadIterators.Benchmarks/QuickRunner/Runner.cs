@@ -13,14 +13,18 @@ namespace ThreadIterators.Benchmarks.QuickRunner;
 internal static class Runner
 {
     private const string Usage =
-        "usage: run [ring|threadring|parallelthreadring|pingpong|countingactor|producerconsumer|skynet]\n" +
-        "           [--n N] [--m M] [--hops H] [--workers W] [--impl threaditerators|tasks|threads[,...]] [--runs R] [--json]\n" +
+        "usage: run [ring|threadring|parallelthreadring|pingpong|countingactor|producerconsumer|skynet|cacheaffinity]\n" +
+        "           [--n N] [--m M] [--hops H] [--actors A] [--state S] [--accesses K] [--workers W]\n" +
+        "           [--policy workstealing|softaffinity|dedicated|shared[,...]|all]\n" +
+        "           [--impl threaditerators|tasks|threads|threadpool[,...]] [--runs R] [--warmup MS] [--json]\n" +
         "  ring: --n forwarders, --m messages; threadring, parallelthreadring: --hops; pingpong, countingactor,\n" +
-        "  producerconsumer: --m messages; skynet: --n leaves (a power of ten). Without --workers, green threads run\n" +
-        "  with 1 and with 2 workers. With no workload, a short comparison of every workload is printed as a table.";
+        "  producerconsumer: --m messages; skynet: --n leaves (a power of ten); cacheaffinity: --actors, --state\n" +
+        "  bytes per actor (64, 4KB, 3.2MB), --accesses per message, --m messages. Without --workers, green threads\n" +
+        "  run with 1 and with 2 workers; without --policy, with the default policy. With no workload, a short\n" +
+        "  comparison of every workload is printed as a table.";
 
-    /// <summary>How long each process warms up before its measured runs.</summary>
-    private const int WarmUpMilliseconds = 1500;
+    /// <summary>How long each configuration warms up before its measured runs, unless <c>--warmup</c> says otherwise.</summary>
+    public const int WarmUpMilliseconds = 1500;
 
     public static int Execute(string[] args) => Execute(args, Catalogue.All);
 
@@ -52,10 +56,14 @@ internal static class Runner
         {
             foreach (var workers in implementation.UsesWorkers ? command.Workers : [0])
             {
-                var runs = Measure(spec, implementation, workers, sizes, command.Runs, (run, m) => Print(command, spec, implementation, workers, sizes, run.ToString(CultureInfo.InvariantCulture), m));
-                var median = Measurement.Median(runs);
-                Print(command, spec, implementation, workers, sizes, "median", median);
-                wrong += runs.Count(r => r.Result != spec.Expected(implementation.Resize?.Invoke(sizes) ?? sizes));
+                foreach (var policy in implementation.UsesWorkers ? command.Policies : [Scheduler.DefaultPolicy])
+                {
+                    var setup = new RunSetup(implementation, workers, policy);
+                    var runs = Measure(spec, setup, sizes, command.Runs, command.WarmUpMilliseconds, (run, m) => Print(command, spec, setup, sizes, run.ToString(CultureInfo.InvariantCulture), m));
+                    var median = Measurement.Median(runs);
+                    Print(command, spec, setup, sizes, "median", median);
+                    wrong += runs.Count(r => r.Result != spec.Expected(implementation.Resize?.Invoke(sizes) ?? sizes));
+                }
             }
         }
 
@@ -73,13 +81,14 @@ internal static class Runner
     /// Tiered compilation needs that long to promote the hot methods: after half a second, 3 of 16 fresh processes
     /// still ran a short ring (N = 64 or 256, M = 1000, 1 worker) 3 to 4 times slower in their first runs.
     /// </summary>
-    public static List<Measurement> Measure(WorkloadSpec spec, Implementation implementation, int workers, RunOptions sizes, int runs, Action<int, Measurement>? each = null)
+    public static List<Measurement> Measure(WorkloadSpec spec, RunSetup setup, RunOptions sizes, int runs, int warmUpMilliseconds = WarmUpMilliseconds, Action<int, Measurement>? each = null)
     {
+        var implementation = setup.Implementation;
         sizes = implementation.Resize?.Invoke(sizes) ?? sizes;
-        using var scheduler = implementation.UsesWorkers ? new Scheduler(workers) : null;
+        using var scheduler = implementation.UsesWorkers ? new Scheduler(new SchedulerOptions { WorkerCount = setup.Workers, Policy = setup.Policy }) : null;
         var warmUp = WarmUpSizes(spec, sizes);
         var warmUpTime = System.Diagnostics.Stopwatch.StartNew();
-        while (warmUpTime.ElapsedMilliseconds < WarmUpMilliseconds)
+        while (warmUpTime.ElapsedMilliseconds < warmUpMilliseconds)
         {
             implementation.Run(scheduler, warmUp);
         }
@@ -108,8 +117,9 @@ internal static class Runner
         _ => sizes with { M = sizes.M / 10, Hops = sizes.Hops / 10 },
     };
 
-    private static void Print(CommandLine command, WorkloadSpec spec, Implementation implementation, int workers, RunOptions sizes, string run, Measurement m)
+    private static void Print(CommandLine command, WorkloadSpec spec, RunSetup setup, RunOptions sizes, string run, Measurement m)
     {
+        var (implementation, workers, policy) = setup;
         sizes = implementation.Resize?.Invoke(sizes) ?? sizes;
         var expected = spec.Expected(sizes);
         if (command.Json)
@@ -120,6 +130,7 @@ internal static class Runner
                 json.WriteString("parameters", spec.Describe(sizes));
                 json.WriteString("implementation", implementation.Name);
                 json.WriteNumber("workers", workers);
+                json.WriteString("policy", implementation.UsesWorkers ? CommandLine.NameOf(policy) : string.Empty);
                 json.WriteString("run", run);
                 json.WriteNumber("elapsed_ms", Math.Round(m.ElapsedMs, 3));
                 json.WriteNumber("messages", m.Messages);
@@ -137,7 +148,7 @@ internal static class Runner
             return;
         }
 
-        var workerText = implementation.UsesWorkers ? $"workers={workers}" : "thread pool";
+        var workerText = implementation.UsesWorkers ? $"workers={workers} policy={CommandLine.NameOf(policy)}" : "thread pool";
         var verdict = m.Result == expected ? "OK" : $"WRONG (expected {expected})";
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
             $"{spec.Name} {spec.Describe(sizes)} | {implementation.Name} {workerText} | {(run == "median" ? "median" : "run " + run)} | {m.ElapsedMs:F1} ms | {m.MessagesPerSecond / 1e6:F1} M msg/s | {m.NsPerMessage:F2} ns/msg | {m.BytesPerMessage:F3} B/msg ({m.AllocatedBytes} B) | gc {m.Gen0}/{m.Gen1}/{m.Gen2} | peak ws {m.PeakWorkingSetBytes / (1024 * 1024)} MB | result {m.Result} {verdict}"));

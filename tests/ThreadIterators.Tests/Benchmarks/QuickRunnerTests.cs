@@ -61,6 +61,45 @@ public sealed class QuickRunnerTests
         Assert.Equal(2, Execute(["run", "nonsense"], Catalogue.All).ExitCode);
     }
 
+    [Fact]
+    public void CacheAffinity_EveryPolicyAndThePool_EachPrintTheirRunsAndMedian()
+    {
+        var (exitCode, output) = Execute(["run", "cacheaffinity", "--actors", "8", "--state", "4KB", "--accesses", "5", "--m", "2000", "--workers", "2", "--policy", "all", "--runs", "1", "--warmup", "0", "--json"], Catalogue.All);
+
+        Assert.Equal(0, exitCode);
+        var runs = output.Split('\n', StringSplitOptions.RemoveEmptyEntries).Select(line => JsonDocument.Parse(line).RootElement).ToList();
+        Assert.Equal(10, runs.Count);
+        Assert.All(runs, run => Assert.True(run.GetProperty("ok").GetBoolean()));
+        Assert.All(runs, run => Assert.Equal("actors=8 state=4000 accesses=5 m=2000", run.GetProperty("parameters").GetString()));
+        var who = runs.Where(r => r.GetProperty("run").GetString() == "median").Select(r => $"{r.GetProperty("implementation").GetString()}/{r.GetProperty("policy").GetString()}");
+        Assert.Equal(["threaditerators/workstealing", "threaditerators/softaffinity", "threaditerators/dedicated", "threaditerators/shared", "threadpool/"], who);
+    }
+
+    [Theory]
+    [InlineData("--policy", "fastest")]
+    [InlineData("--policy", "")]
+    [InlineData("--state", "4")]
+    [InlineData("--state", "12XB")]
+    [InlineData("--state", "0.5")]
+    [InlineData("--warmup", "-1")]
+    [InlineData("--actors", "0")]
+    public void BadOption_ExitsTwo(string option, string value)
+    {
+        Assert.Equal(2, Execute(["run", "cacheaffinity", option, value], Catalogue.All).ExitCode);
+    }
+
+    [Theory]
+    [InlineData("64", 64)]
+    [InlineData("64B", 64)]
+    [InlineData("4KB", 4_000)]
+    [InlineData("32kb", 32_000)]
+    [InlineData("3.2MB", 3_200_000)]
+    public void State_TakesTheSeedsSizes(string text, long bytes)
+    {
+        Assert.True(ThreadIterators.Benchmarks.QuickRunner.CommandLine.TryParse(["run", "cacheaffinity", "--state", text], Catalogue.All, out var command, out var error), error);
+        Assert.Equal(bytes, command.Sizes(Catalogue.All.Single(w => w.Name == "cacheaffinity").Defaults).State);
+    }
+
     private static (int ExitCode, string Output) Execute(string[] args, IReadOnlyList<WorkloadSpec> catalogue)
     {
         var writer = new StringWriter();

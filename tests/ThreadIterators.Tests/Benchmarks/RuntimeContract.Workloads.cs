@@ -16,5 +16,7 @@ public abstract partial class RuntimeContract
         Assert.Equal(Skynet.Expected(10_000), Skynet.GreenThreads(Scheduler, 10_000));
         Assert.Equal(499_999_500_000, Skynet.Expected(1_000_000));
         Assert.Equal(1_111_111, Skynet.Threads(1_000_000));
+        Assert.Equal(CacheAffinity.Expected(20_000), CacheAffinity.GreenThreads(Scheduler, ActorStates.For(24, 4_000), 10, 20_000));
+        Assert.Equal(CacheAffinity.Expected(3), CacheAffinity.GreenThreads(Scheduler, ActorStates.For(8, 64), 10, 3));
     }
 }
