@@ -17,25 +17,7 @@ internal sealed record ComparisonCase(string Workload, RunOptions Sizes, int Wor
     public const string Footprint = "footprint";
 
     /// <summary>Gets the size options, the same for both sides.</summary>
-    public IReadOnlyList<string> SizeArguments
-    {
-        get
-        {
-            var arguments = new List<string>();
-            Add("--n", Sizes.N);
-            Add("--m", Sizes.M);
-            Add("--hops", Sizes.Hops);
-            return arguments;
-
-            void Add(string name, long value)
-            {
-                if (value > 0)
-                {
-                    arguments.AddRange([name, value.ToString(CultureInfo.InvariantCulture)]);
-                }
-            }
-        }
-    }
+    public IReadOnlyList<string> SizeArguments => [.. Sizes.Arguments()];
 
     /// <summary>Gets the sizes as both sides must print them: the quick runner catalogue's text, or the thread count.</summary>
     public string Parameters => Workload == Footprint

@@ -18,10 +18,12 @@ namespace ThreadIterators.Benchmarks.PolicyComparison;
 /// </summary>
 internal static class PolicyCommand
 {
+    private static readonly List<string> s_failures = [];
+
     private const string Usage = "usage: policies [--quick] [--passes P] [--runs R] [--out FILE]";
 
-    /// <summary>How long one child (a configuration's warm-ups and runs) may take; the largest takes under a minute.</summary>
-    private static readonly TimeSpan ChildTimeout = TimeSpan.FromMinutes(3);
+    /// <summary>How long one child (a cell's five configurations, or a workload's four) may take; the largest takes about 30 s.</summary>
+    private static readonly TimeSpan ChildTimeout = TimeSpan.FromSeconds(90);
 
     public static int Execute(string[] args)
     {
@@ -52,7 +54,7 @@ internal static class PolicyCommand
 
         var started = DateTime.UtcNow;
         var results = Run(plan);
-        var report = PolicyReport.Write(plan, results, string.Join(' ', args), DateTime.UtcNow - started);
+        var report = PolicyReport.Write(plan, results, string.Join(' ', args), DateTime.UtcNow - started, failures: Failures);
         if (output is null)
         {
             Console.Write(report);
@@ -77,6 +79,7 @@ internal static class PolicyCommand
     internal static List<PolicyResult> Run(PolicyPlan plan)
     {
         var results = new Dictionary<(string, RunOptions, int, string), PolicyResult>();
+        s_failures.Clear();
         var policies = QuickCommandLine.PolicyNames.Keys.ToList();
         var jobs = new List<(string Workload, RunOptions Sizes, int Workers, bool Pool)>();
         jobs.AddRange(plan.Grid.Select(cell => ("cacheaffinity", cell, PolicyPlan.GridWorkers, true)));
@@ -105,7 +108,7 @@ internal static class PolicyCommand
                 Console.Error.WriteLine($"[pass {pass + 1}/{plan.Passes}, {j + 1}/{jobs.Count}] {workload} {Describe(workload, sizes)} workers={workers}");
                 List<string> arguments =
                 [
-                    "run", workload, .. SizeArguments(sizes),
+                    "run", workload, .. sizes.Arguments(),
                     "--workers", workers.ToString(CultureInfo.InvariantCulture),
                     "--policy", string.Join(',', order),
                     "--impl", pool ? $"{Implementation.GreenThreads},{Implementation.ThreadPool}" : Implementation.GreenThreads,
@@ -113,7 +116,16 @@ internal static class PolicyCommand
                     "--warmup", plan.WarmUpMilliseconds.ToString(CultureInfo.InvariantCulture),
                     "--json",
                 ];
-                var child = ChildProcess.RunSelf(arguments, ChildTimeout);
+                var child = RunChild(arguments);
+                if (child.ExitCode != 0)
+                {
+                    // Once more, so one failed process does not blank the cell; the failure is still reported.
+                    Console.Error.Write(child.Error);
+                    Console.Error.WriteLine("    failed; running it once more");
+                    s_failures.Add($"{workload} {Describe(workload, sizes)} workers={workers}, pass {pass + 1}: {FirstLine(child.Error)}");
+                    child = RunChild(arguments);
+                }
+
                 var seen = expected.ToDictionary(e => e.Runner, _ => 0);
                 foreach (var line in child.Lines.Where(l => l.StartsWith('{')))
                 {
@@ -154,18 +166,24 @@ internal static class PolicyCommand
         return [.. results.Values];
     }
 
-    /// <summary>The sizes as the quick runner's catalogue describes them.</summary>
-    internal static string Describe(string workload, RunOptions sizes) => Catalogue.All.First(w => w.Name == workload).Describe(sizes);
+    /// <summary>Gets the children that failed (and were run again) in the last <see cref="Run"/>, for the report.</summary>
+    internal static List<string> Failures => s_failures;
 
-    private static IEnumerable<string> SizeArguments(RunOptions sizes)
+    /// <summary>Runs one child; a child that outlives <see cref="ChildTimeout"/> is killed and counts as failed.</summary>
+    private static ChildProcess.Outcome RunChild(List<string> arguments)
     {
-        foreach (var (name, value) in new[] { ("--n", sizes.N), ("--m", sizes.M), ("--hops", sizes.Hops), ("--actors", sizes.Actors), ("--state", sizes.State), ("--accesses", sizes.Accesses) })
+        try
         {
-            if (value > 0)
-            {
-                yield return name;
-                yield return value.ToString(CultureInfo.InvariantCulture);
-            }
+            return ChildProcess.RunSelf(arguments, ChildTimeout);
+        }
+        catch (TimeoutException timeout)
+        {
+            return new ChildProcess.Outcome(-1, [], timeout.Message + Environment.NewLine);
         }
     }
+
+    private static string FirstLine(string text) => text.Split('\n', StringSplitOptions.RemoveEmptyEntries).FirstOrDefault()?.Trim() ?? "no output";
+
+    /// <summary>The sizes as the quick runner's catalogue describes them.</summary>
+    internal static string Describe(string workload, RunOptions sizes) => Catalogue.All.First(w => w.Name == workload).Describe(sizes);
 }

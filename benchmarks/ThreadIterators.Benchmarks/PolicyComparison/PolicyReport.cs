@@ -22,7 +22,7 @@ internal static class PolicyReport
     };
 
     /// <summary>Writes the report, judging <paramref name="defaultPolicy"/> (the scheduler's default, unless a test says otherwise).</summary>
-    public static string Write(PolicyPlan plan, IReadOnlyList<PolicyResult> results, string arguments, TimeSpan took, SchedulingPolicy? defaultPolicy = null)
+    public static string Write(PolicyPlan plan, IReadOnlyList<PolicyResult> results, string arguments, TimeSpan took, SchedulingPolicy? defaultPolicy = null, IReadOnlyList<string>? failures = null)
     {
         var policies = QuickCommandLine.PolicyNames.Keys.ToList();
         var defaultName = QuickCommandLine.NameOf(defaultPolicy ?? Scheduler.DefaultPolicy);
@@ -91,6 +91,17 @@ internal static class PolicyReport
                 var ok = medians.Values.Where(v => !double.IsNaN(v)).ToList();
                 var best = ok.Count == 0 ? double.NaN : ok.Min();
                 text.AppendLine(Invariant($"| {workload} | {PolicyCommand.Describe(workload, sizes)} | {workers} | {string.Join(" | ", policies.Select(p => Cell(medians[p], medians[p] == best)))} | {Percent(medians[defaultName] / best - 1)} |"));
+            }
+        }
+
+        if (failures is { Count: > 0 })
+        {
+            text.AppendLine();
+            text.AppendLine("### Processes that failed and were run again");
+            text.AppendLine();
+            foreach (var failure in failures)
+            {
+                text.AppendLine($"- {failure}");
             }
         }
 

@@ -25,7 +25,7 @@ internal static class Comparison
             var sizes = spec.ComparisonSizes;
             Console.Error.WriteLine($"[{step + 1}/{workloads.Count}] {spec.Name} {spec.Describe(sizes)}");
             var arguments = new List<string> { "run", spec.Name, "--runs", command.Runs.ToString(CultureInfo.InvariantCulture), "--json" };
-            arguments.AddRange(SizeArguments(sizes));
+            arguments.AddRange(sizes.Arguments());
             if (command.Workers.Count == 1)
             {
                 arguments.AddRange(["--workers", command.Workers[0].ToString(CultureInfo.InvariantCulture)]);
@@ -89,37 +89,6 @@ internal static class Comparison
         }
 
         return 0;
-    }
-
-    private static IEnumerable<string> SizeArguments(RunOptions sizes)
-    {
-        if (sizes.N > 0)
-        {
-            yield return "--n";
-            yield return sizes.N.ToString(CultureInfo.InvariantCulture);
-        }
-
-        if (sizes.M > 0)
-        {
-            yield return "--m";
-            yield return sizes.M.ToString(CultureInfo.InvariantCulture);
-        }
-
-        if (sizes.Hops > 0)
-        {
-            yield return "--hops";
-            yield return sizes.Hops.ToString(CultureInfo.InvariantCulture);
-        }
-
-        if (sizes.Actors > 0)
-        {
-            yield return "--actors";
-            yield return sizes.Actors.ToString(CultureInfo.InvariantCulture);
-            yield return "--state";
-            yield return sizes.State.ToString(CultureInfo.InvariantCulture);
-            yield return "--accesses";
-            yield return sizes.Accesses.ToString(CultureInfo.InvariantCulture);
-        }
     }
 
     /// <summary>Runs this program again with <paramref name="arguments"/> and returns the JSON lines it prints.</summary>

@@ -8,7 +8,7 @@ namespace ThreadIterators.Benchmarks.Suites;
 /// <summary>
 /// The cache-affinity grid: 100,000 messages among A actors with S bytes of state each, K random accesses per
 /// message, on 2 workers under each scheduling policy, against the thread pool running one work item per message.
-/// 38 cells of 5 benchmarks take hours, so pick cells with the environment variable <c>CACHEAFFINITY_CELLS</c>, as
+/// 36 cells of 5 benchmarks take hours, so pick cells with the environment variable <c>CACHEAFFINITY_CELLS</c>, as
 /// actors/bytes/accesses separated by commas: <c>CACHEAFFINITY_CELLS=24/32000/100,8000/64/20 dotnet run -c Release
 /// -- --filter '*CacheAffinity*'</c>. The policy comparison (<c>-- policies</c>) runs the whole grid in fresh
 /// processes in well under an hour.

@@ -79,6 +79,9 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
     /// <summary>0 while running, 1 once disposal began.</summary>
     private int _disposed;
 
+    /// <summary>Whether the policy is work stealing, whose spawn and wake-up placement are written out on the hot paths instead of called.</summary>
+    private readonly bool _wakesToRunNext;
+
     /// <summary>Initializes a scheduler with one worker per processor and the default policy.</summary>
     public Scheduler()
         : this(new SchedulerOptions())
@@ -112,6 +115,7 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
             SchedulingPolicy.SharedQueue => new SharedQueuePolicy(this),
             _ => throw new ArgumentOutOfRangeException(nameof(options), Policy, $"options.Policy is {Policy}, which is not a {nameof(SchedulingPolicy)} value."),
         };
+        _wakesToRunNext = Policy == SchedulingPolicy.WorkStealing;
         _idle = new List<Worker>(workerCount);
         Workers = new Worker[workerCount];
         for (var i = 0; i < workerCount; i++)
@@ -199,7 +203,7 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
         var worker = ThreadContext.Current.Worker;
         var own = worker is not null && worker.Scheduler == this ? worker : null;
         var id = own?.NextThreadId() ?? Interlocked.Increment(ref _counters.LastId);
-        var thread = new GreenThread(this, body.GetEnumerator(), id, Placement.HomeOf(id, own), name);
+        var thread = new GreenThread(this, body.GetEnumerator(), id, _wakesToRunNext ? 0 : Placement.HomeOf(id, own), name);
         Interlocked.Increment(ref _counters.Live);
         _registry.Add(thread);
         if (IsStopping)
@@ -214,7 +218,20 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
             ObjectDisposedException.ThrowIf(true, this);
         }
 
-        Placement.Spawned(thread, own);
+        if (!_wakesToRunNext)
+        {
+            Placement.Spawned(thread, own);
+        }
+        else if (own is not null)
+        {
+            // Work stealing's Spawned, written out like its Woken in Ready: Skynet spawns 1.1M threads.
+            own.PushLocal(thread);
+        }
+        else
+        {
+            Inject(thread, wake: true);
+        }
+
         return thread;
     }
 
@@ -328,7 +345,20 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
     internal void Ready(GreenThread thread, ThreadContext context)
     {
         var worker = context.Worker;
-        Placement.Woken(thread, worker is not null && worker.Scheduler == this ? worker : null);
+        if (worker is null || worker.Scheduler != this)
+        {
+            Placement.Woken(thread, null);
+        }
+        else if (_wakesToRunNext)
+        {
+            // Work stealing's Woken, written out: this is the hop's wake-up, and the interface call cost ThreadRing
+            // on one worker 11% (42.2 against 46.9 ns per hop, medians of three processes each).
+            worker.PushRunNext(thread);
+        }
+        else
+        {
+            Placement.Woken(thread, worker);
+        }
     }
 
     /// <summary>Adds a thread to the inject queue; any thread.</summary>

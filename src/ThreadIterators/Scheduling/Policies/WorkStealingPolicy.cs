@@ -4,6 +4,11 @@ namespace ThreadIterators;
 /// <see cref="SchedulingPolicy.WorkStealing"/>: a thread is queued on the worker that makes it ready (a woken one in
 /// the run-next slot, so the hop stays in cache); from other OS threads it goes to the inject queue.
 /// </summary>
+/// <remarks>
+/// <see cref="Scheduler.Spawn"/> and <see cref="Scheduler.Ready(GreenThread, ThreadContext)"/> do the same without
+/// calling this class when the policy is work stealing, the default: on the hop's wake-up and on every spawn the
+/// interface call measured 5-11% (ThreadRing on one worker, Skynet).
+/// </remarks>
 internal sealed class WorkStealingPolicy(Scheduler scheduler) : IPlacementPolicy
 {
     public bool Steals => true;
