@@ -18,7 +18,6 @@ namespace ThreadIterators.Benchmarks.PolicyComparison;
 /// </summary>
 internal static class PolicyCommand
 {
-    private static readonly List<string> s_failures = [];
 
     private const string Usage = "usage: policies [--quick] [--passes P] [--runs R] [--out FILE]";
 
@@ -53,8 +52,8 @@ internal static class PolicyCommand
         }
 
         var started = DateTime.UtcNow;
-        var results = Run(plan);
-        var report = PolicyReport.Write(plan, results, string.Join(' ', args), DateTime.UtcNow - started, failures: Failures);
+        var results = Run(plan, out var failures);
+        var report = PolicyReport.Write(plan, results, string.Join(' ', args), DateTime.UtcNow - started, failures: failures);
         if (output is null)
         {
             Console.Write(report);
@@ -75,11 +74,11 @@ internal static class PolicyCommand
         return 0;
     }
 
-    /// <summary>Measures the plan and returns one result per configuration.</summary>
-    internal static List<PolicyResult> Run(PolicyPlan plan)
+    /// <summary>Measures the plan and returns one result per configuration; <paramref name="failures"/> lists the processes that failed and were run again.</summary>
+    internal static List<PolicyResult> Run(PolicyPlan plan, out List<string> failures)
     {
+        failures = [];
         var results = new Dictionary<(string, RunOptions, int, string), PolicyResult>();
-        s_failures.Clear();
         var policies = QuickCommandLine.PolicyNames.Keys.ToList();
         var jobs = new List<(string Workload, RunOptions Sizes, int Workers, bool Pool)>();
         jobs.AddRange(plan.Grid.Select(cell => ("cacheaffinity", cell, PolicyPlan.GridWorkers, true)));
@@ -122,7 +121,7 @@ internal static class PolicyCommand
                     // Once more, so one failed process does not blank the cell; the failure is still reported.
                     Console.Error.Write(child.Error);
                     Console.Error.WriteLine("    failed; running it once more");
-                    s_failures.Add($"{workload} {Describe(workload, sizes)} workers={workers}, pass {pass + 1}: {FirstLine(child.Error)}");
+                    failures.Add($"{workload} {Describe(workload, sizes)} workers={workers}, pass {pass + 1}: {FirstLine(child.Error)}");
                     child = RunChild(arguments);
                 }
 
@@ -165,9 +164,6 @@ internal static class PolicyCommand
 
         return [.. results.Values];
     }
-
-    /// <summary>Gets the children that failed (and were run again) in the last <see cref="Run"/>, for the report.</summary>
-    internal static List<string> Failures => s_failures;
 
     /// <summary>Runs one child; a child that outlives <see cref="ChildTimeout"/> is killed and counts as failed.</summary>
     private static ChildProcess.Outcome RunChild(List<string> arguments)

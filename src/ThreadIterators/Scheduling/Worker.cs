@@ -148,9 +148,6 @@ internal sealed class Worker
     /// <remarks>Kept as an id rather than a reference: a reference store costs a GC write barrier on every turn.</remarks>
     internal long RunningId { get; private set; }
 
-    /// <summary>Gets a value indicating whether the worker has found nothing to run: it is spinning, parking or parked.</summary>
-    internal bool IsSearching => Volatile.Read(ref _status.Searching) != 0;
-
     /// <summary>Gets or sets a value indicating whether the worker is in the scheduler's idle list. Set under the scheduler's lock.</summary>
     internal bool IsParked
     {
@@ -272,19 +269,10 @@ internal sealed class Worker
         {
             while (!Scheduler.IsStopping)
             {
-                var thread = FindRunnable();
+                var thread = FindRunnable() ?? Idle();
                 if (thread is null)
                 {
-                    Volatile.Write(ref _status.Searching, 1);
-                    if ((thread = Idle()) is null)
-                    {
-                        continue;
-                    }
-                }
-
-                if (_status.Searching != 0)
-                {
-                    Volatile.Write(ref _status.Searching, 0);
+                    continue;
                 }
 
                 RunTurn(thread);

@@ -48,9 +48,11 @@ public sealed class PolicyComparisonTests
         broken.Ok = false;
         var results = new[] { Result(Few, 2, "workstealing", 110), Result(Few, 2, "softaffinity", 100), broken, Result(Few, 2, "shared", 120), Result(Few, 0, "threadpool", 150) };
 
-        var report = PolicyReport.Write(plan, results, "policies", TimeSpan.FromMinutes(1), SchedulingPolicy.SoftAffinity);
+        var report = PolicyReport.Write(plan, results, "policies", TimeSpan.FromMinutes(1), SchedulingPolicy.SoftAffinity, ["cacheaffinity pass 1: killed"]);
 
         Assert.Contains("| 4 | 4 KB | 20 | 110.0 | **100.0** | failed | 120.0 | 150.0 | best | 1.5x |", report, StringComparison.Ordinal);
+        Assert.Contains("### Processes that failed and were run again", report, StringComparison.Ordinal);
+        Assert.Contains("- cacheaffinity pass 1: killed", report, StringComparison.Ordinal);
     }
 
     [Fact]
