@@ -7,7 +7,7 @@ namespace ThreadIterators.Benchmarks;
 
 /// <summary>
 /// <c>run ...</c> (or no arguments) starts the quick runner; <c>compare ...</c> runs the comparison against Erlang;
-/// <c>policies ...</c> compares the scheduling policies; <c>footprint ...</c> measures a parked thread; anything else goes to BenchmarkDotNet's switcher, for example
+/// <c>policies ...</c> compares the scheduling policies; <c>footprint ...</c> measures a parked thread; <c>flood ...</c> floods a bounded mailbox; anything else goes to BenchmarkDotNet's switcher, for example
 /// <c>--list flat</c> or <c>--filter '*ThreadRing*'</c>.
 /// </summary>
 public static class Program
@@ -32,6 +32,11 @@ public static class Program
         if (args[0] == "footprint")
         {
             return FootprintCommand.Execute(args);
+        }
+
+        if (args[0] == "flood")
+        {
+            return FloodCommand.Execute(args);
         }
 
         BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args);

@@ -1,17 +1,23 @@
 using System;
 using System.Diagnostics;
+using System.Numerics;
 using System.Runtime.CompilerServices;
 using System.Threading;
+using System.Threading.Tasks;
 
 namespace ThreadIterators;
 
 /// <summary>
-/// An unbounded channel into one green thread. Any thread, green or not, may <see cref="Send"/>; one green thread
+/// A channel into one green thread, unbounded or bounded. Any thread, green or not, may send; one green thread
 /// receives by yielding <see cref="Recv"/>.
 /// </summary>
 /// <remarks>
 /// <para>
-/// <see cref="Send"/> never blocks. Messages from one sender arrive in the order that sender sent them. The first
+/// An unbounded mailbox (the default) never blocks a sender: <see cref="Send(T)"/> always returns at once. A bounded
+/// mailbox, made with a capacity, holds at most that many messages and pushes back on its senders while full: a
+/// green thread yields <see cref="Put"/> and parks until there is room, an OS thread blocks in
+/// <see cref="Send(T)"/> or awaits <see cref="SendAsync"/>, and <see cref="TrySend"/> never waits.
+/// Messages from one sender arrive in the order that sender sent them, and none is lost. The first
 /// green thread that yields <see cref="Recv"/> becomes the mailbox's receiver; another green thread that tries to
 /// receive while the receiver is alive is faulted with an <see cref="InvalidOperationException"/>. Once the
 /// receiver has exited, another green thread may take its place.
@@ -20,6 +26,12 @@ namespace ThreadIterators;
 /// A send costs one interlocked compare-and-swap, which also tells the sender whether the receiver is parked and must
 /// be woken. Messages sit in a ring of slots that is reused while the receiver keeps up, so steady-state messaging
 /// allocates nothing; a mailbox that fills its ring gets a larger one.
+/// </para>
+/// <para>
+/// In a bounded mailbox a sender woken because there is room may find it taken by a sender that did not wait; it then
+/// waits again. Waiting senders are woken oldest first, once a quarter of the capacity is free (or the receiver has
+/// emptied the mailbox), so a producer that outpaces its consumer parks once per quarter of the capacity rather
+/// than once per message.
 /// </para>
 /// <example>
 /// <code>
@@ -38,7 +50,7 @@ namespace ThreadIterators;
 /// </remarks>
 /// <typeparam name="T">The type of the messages.</typeparam>
 [DebuggerDisplay("{ToString(),nq}")]
-public sealed class Mailbox<T>
+public sealed class Mailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
 {
     /// <summary>Slots of a mailbox's first segment: enough for a reply or a few children's answers.</summary>
     private const int FirstCapacity = 4;
@@ -93,7 +105,10 @@ public sealed class Mailbox<T>
     /// <summary>The one receive event of this mailbox, reused for every message.</summary>
     private readonly ReceiveEvent<T> _receive;
 
-    /// <summary>Initializes a new, empty mailbox.</summary>
+    /// <summary>Messages the receiver has taken, for <see cref="Count"/>. Receiver only.</summary>
+    private long _taken;
+
+    /// <summary>Initializes a new, empty, unbounded mailbox.</summary>
     /// <param name="name">An optional name that exceptions and the debugger show.</param>
     public Mailbox(string? name = null)
     {
@@ -101,12 +116,72 @@ public sealed class Mailbox<T>
         _receive = new ReceiveEvent<T>(this);
     }
 
+    /// <summary>Initializes a new, empty mailbox that holds at most <paramref name="capacity"/> messages.</summary>
+    /// <param name="capacity">The most messages the mailbox holds, from 1 to 1,048,576.</param>
+    /// <param name="name">An optional name that exceptions and the debugger show.</param>
+    /// <remarks>The slots are allocated here: the capacity rounded up to a power of two, at least.</remarks>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="capacity"/> is below 1 or above 1,048,576.</exception>
+    public Mailbox(int capacity, string? name = null)
+        : this(name)
+    {
+        if (capacity < 1 || capacity > MaxBoundedCapacity)
+        {
+            throw new ArgumentOutOfRangeException(
+                nameof(capacity),
+                capacity,
+                $"A bounded mailbox holds from 1 to {MaxBoundedCapacity:N0} messages; for more, use an unbounded mailbox with a {nameof(CreditWindow)}.");
+        }
+
+        // The one segment, for good: a bounded mailbox never grows, shrinks or pools its slots, and its receiver
+        // never waits for a first segment. At least two slots: with one, a full slot's sequence (position + 1) would
+        // read as free for the next position.
+        var segment = new MailboxSegment<T>((int)BitOperations.RoundUpToPowerOf2((uint)Math.Max(2, capacity)), capacity);
+        _tail = segment;
+        _head = segment;
+        _room = new WaiterQueue(releaseAt: Math.Max(1, capacity / 4));
+    }
+
+    /// <summary>The largest capacity of a bounded mailbox, whose slots are allocated up front.</summary>
+    internal const int MaxBoundedCapacity = 1 << 20;
+
     /// <summary>Gets the name given at construction, if any.</summary>
     public string? Name { get; }
+
+    /// <summary>Gets the most messages the mailbox holds, or null if it is unbounded.</summary>
+    public int? Capacity => _room is null ? null : _head!.Bound;
+
+    /// <summary>
+    /// Gets the number of messages in the mailbox: exact when the receiver reads it, a snapshot from any other thread
+    /// (a sender's message counts from the moment it reserved its slot).
+    /// </summary>
+    public int Count
+    {
+        get
+        {
+            var taken = Volatile.Read(ref _taken);
+            var tail = Volatile.Read(ref _tail);
+            if (tail is null || tail == s_parkedEmpty)
+            {
+                return 0;
+            }
+
+            var count = tail.Base + MailboxSegment<T>.PositionOf(Volatile.Read(ref tail.TailWord)) - taken;
+            return count <= 0 ? 0 : (int)Math.Min(count, int.MaxValue);
+        }
+    }
+
+    /// <summary>The senders waiting for room; null for an unbounded mailbox.</summary>
+    private readonly WaiterQueue? _room;
 
     /// <summary>Gets a value indicating whether the receiver is parked on an empty mailbox; for tests.</summary>
     internal bool IsReceiverParked => Volatile.Read(ref _tail) is { } tail
         && (tail == s_parkedEmpty || (Volatile.Read(ref tail.TailWord) & MailboxSegment<T>.Parked) != 0);
+
+    /// <summary>Gets the number of senders waiting for room in a bounded mailbox; for tests.</summary>
+    internal int WaitingSenders => _room?.Count ?? 0;
+
+    /// <inheritdoc/>
+    WaiterQueue IBoundedTarget<T>.Room => _room!;
 
     /// <summary>Gets the segment senders append to, if any; for tests.</summary>
     internal object? TailSegment => Volatile.Read(ref _tail);
@@ -115,12 +190,20 @@ public sealed class Mailbox<T>
     public GreenThread? Receiver => Volatile.Read(ref _receiver);
 
     /// <summary>
-    /// Puts a message into the mailbox, waking the receiver if it is parked on <see cref="Recv"/>. Never blocks;
-    /// callable from any thread.
+    /// Puts a message into the mailbox, waking the receiver if it is parked on <see cref="Recv"/>. An unbounded
+    /// mailbox never blocks, and any thread may call this. A full bounded mailbox blocks the calling OS thread until
+    /// there is room; a green thread cannot block its worker, so it yields <see cref="Put"/> instead.
     /// </summary>
     /// <param name="message">The message.</param>
+    /// <exception cref="InvalidOperationException">The mailbox is bounded and the caller is a green thread.</exception>
     public void Send(T message)
     {
+        if (_room is not null)
+        {
+            BoundedSends.SendBlocking(this, message, CancellationToken.None);
+            return;
+        }
+
         var context = ThreadContext.Current;
         context.Worker?.CountSend();
         var tail = Volatile.Read(ref _tail);
@@ -136,6 +219,114 @@ public sealed class Mailbox<T>
             return;
         }
 
+        WakeReceiver(context);
+    }
+
+    /// <summary>
+    /// As <see cref="Send(T)"/>; a blocked OS thread stops waiting when <paramref name="cancellationToken"/> is
+    /// cancelled, and the message is then not sent.
+    /// </summary>
+    /// <param name="message">The message.</param>
+    /// <param name="cancellationToken">Cancels the wait for room.</param>
+    /// <exception cref="OperationCanceledException">The token was cancelled before there was room.</exception>
+    /// <exception cref="InvalidOperationException">The mailbox is bounded and the caller is a green thread.</exception>
+    public void Send(T message, CancellationToken cancellationToken)
+    {
+        if (_room is null)
+        {
+            Send(message);
+        }
+        else
+        {
+            BoundedSends.SendBlocking(this, message, cancellationToken);
+        }
+    }
+
+    /// <summary>
+    /// Puts a message into the mailbox if there is room, without ever waiting: always, for an unbounded mailbox.
+    /// Any thread.
+    /// </summary>
+    /// <param name="message">The message.</param>
+    /// <returns>True if the message is in; false if the bounded mailbox was full, and the message was not sent.</returns>
+    public bool TrySend(T message)
+    {
+        if (_room is null)
+        {
+            Send(message);
+            return true;
+        }
+
+        return TryAdd(message);
+    }
+
+    /// <summary>
+    /// Sends a message, waiting asynchronously while a bounded mailbox is full. Completes at once when there is room
+    /// (always, for an unbounded mailbox), without allocating.
+    /// </summary>
+    /// <param name="message">The message.</param>
+    /// <param name="cancellationToken">Cancels the wait for room; the message is then not sent.</param>
+    /// <returns>A task that completes when the message is in.</returns>
+    public ValueTask SendAsync(T message, CancellationToken cancellationToken = default)
+    {
+        if (cancellationToken.IsCancellationRequested)
+        {
+            return ValueTask.FromCanceled(cancellationToken);
+        }
+
+        return TrySend(message) ? default : new ValueTask(BoundedSends.SendWhenRoomAsync(this, message, cancellationToken));
+    }
+
+    /// <summary>
+    /// Gets the event a green thread yields to send into a bounded mailbox: the message goes in at once if there is
+    /// room, and otherwise when the receiver has made room, the thread parked until then. Into an unbounded mailbox
+    /// it sends at once, so code written with <see cref="Put"/> works with either.
+    /// </summary>
+    /// <remarks>
+    /// Yield the event right away: the message may already be in when this returns (it is when there was room), and
+    /// otherwise goes in only while the event is yielded. A put that finds room allocates nothing; one that must
+    /// wait allocates its event.
+    /// </remarks>
+    /// <param name="message">The message.</param>
+    /// <returns>The event to yield.</returns>
+    /// <exception cref="InvalidOperationException">The caller is not a green thread.</exception>
+    public Event Put(T message)
+    {
+        if (ThreadContext.Current.Worker is null)
+        {
+            throw new InvalidOperationException(
+                $"Put() into {this} was called outside a green thread, which cannot yield the event it returns; call Send or SendAsync instead.");
+        }
+
+        return TrySend(message) ? SentEvent.Instance : new PutEvent<T>(this, message);
+    }
+
+    /// <summary>Appends to a bounded mailbox if it has room, waking the receiver if it was parked. Any thread.</summary>
+    bool IBoundedTarget<T>.TryAdd(T message) => TryAdd(message);
+
+    /// <summary>Appends to a bounded mailbox if it has room, waking the receiver if it was parked. Any thread.</summary>
+    private bool TryAdd(T message)
+    {
+        var context = ThreadContext.Current;
+        context.Worker?.CountSend();
+        switch (_tail!.TryAppend(message, ref _tail))
+        {
+            case MailboxSegment<T>.Appended:
+                return true;
+            case MailboxSegment<T>.AppendedToParked:
+                WakeReceiver(context);
+                return true;
+            default:
+                // Full. (Never stale: a bounded mailbox's tail never changes.)
+                return false;
+        }
+    }
+
+    /// <summary>Gets a value indicating whether a bounded mailbox's next slot is free; a look for a waiting sender.</summary>
+    bool IBoundedTarget<T>.HasRoom() => _tail!.HasRoom();
+
+    /// <summary>Makes the parked receiver ready; called by the one sender whose append took the park mark.</summary>
+    private void WakeReceiver(ThreadContext context)
+    {
         if (TestHooks.Enabled)
         {
             TestHooks.BeforeWakeRead?.Invoke(this);
@@ -187,10 +378,21 @@ public sealed class Mailbox<T>
                         slot.Item = default!;
                     }
 
-                    // Frees the slot for the sender one lap ahead; after the read above, so it cannot overwrite it first.
-                    Volatile.Write(ref slot.Sequence, position + slots.Length);
+                    // Frees a slot for the sender Bound positions ahead: this one, one lap ahead, unless the segment
+                    // is a bounded mailbox's with more slots than its capacity. After the read above, so it cannot
+                    // overwrite the message first.
+                    var bound = segment.Bound;
+                    Volatile.Write(ref slots[(position + bound) & (slots.Length - 1)].Sequence, position + bound);
                     _headPosition = position + 1;
-                    if (slots.Length >= ShrinkFrom
+                    Volatile.Write(ref _taken, _taken + 1);
+                    if (_room is { } room)
+                    {
+                        if (room.Count != 0)
+                        {
+                            ReleaseRoom(room, segment);
+                        }
+                    }
+                    else if (slots.Length >= ShrinkFrom
                         && Volatile.Read(ref slots[(position + 1) & (slots.Length - 1)].Sequence) != position + 2)
                     {
                         // Perhaps the last message of a burst: give the large segment back at once, rather than
@@ -252,7 +454,7 @@ public sealed class Mailbox<T>
                 return false;
             }
 
-            if (segment.Capacity >= ShrinkFrom)
+            if (segment.Capacity >= ShrinkFrom && _room is null)
             {
                 // Empty after a burst: give the large segment back rather than keep it while parked.
                 ShrinkIfEmpty(segment);
@@ -266,13 +468,22 @@ public sealed class Mailbox<T>
         if (!parked)
         {
             _parks--;
+            return false;
         }
-        else if (TestHooks.Enabled)
+
+        if (TestHooks.Enabled)
         {
             TestHooks.AfterParkExchange?.Invoke(this);
         }
 
-        return parked;
+        if (_room is { } waiting && waiting.Count != 0)
+        {
+            // Parked on an empty mailbox, after a full fence (the swap): a sender that started waiting while a take
+            // missed it is seen here at the latest. Only the queue is touched; the receiver may already run elsewhere.
+            waiting.Release(int.MaxValue);
+        }
+
+        return true;
     }
 
     /// <summary>
@@ -326,6 +537,20 @@ public sealed class Mailbox<T>
             {
                 spinner.SpinOnce();
             }
+        }
+    }
+
+    /// <summary>
+    /// Wakes waiting senders once a quarter of a bounded mailbox is free, or all of it. Receiver only, right after a take.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void ReleaseRoom(WaiterQueue room, MailboxSegment<T> segment)
+    {
+        var depth = MailboxSegment<T>.PositionOf(Volatile.Read(ref segment.TailWord)) - _headPosition;
+        var free = segment.Bound - depth;
+        if (free >= room.ReleaseAt || depth <= 0)
+        {
+            room.Release((int)free);
         }
     }
 
@@ -414,7 +639,8 @@ public sealed class Mailbox<T>
             if (Volatile.Read(ref _tail) == full)
             {
                 Volatile.Write(ref full.Next, next);
-                var wake = full.Freeze();
+                var wake = full.Freeze(out var appended);
+                next.Base = full.Base + appended;
                 Volatile.Write(ref _tail, next);
                 return wake;
             }
@@ -448,7 +674,8 @@ public sealed class Mailbox<T>
             Volatile.Write(ref large.Next, small);
 
             // The receiver is running, so it is not parked on the segment, and no wake-up is owed.
-            large.Freeze();
+            large.Freeze(out var appended);
+            small.Base = large.Base + appended;
             Volatile.Write(ref _tail, small);
         }
 

@@ -17,6 +17,14 @@ namespace ThreadIterators;
 /// <c>p + capacity</c> once the receiver took it. Positions count from zero in every segment.
 /// </para>
 /// <para>
+/// A bounded mailbox's one segment may hold fewer messages than it has slots (<see cref="Bound"/>, its capacity, is
+/// then below the slot count, a power of two). Taking the message at position <c>p</c> then frees the slot of
+/// position <c>p + Bound</c> rather than the taken slot itself, which waits until the receiver takes
+/// <c>p + capacity - Bound</c>. So at most <see cref="Bound"/> slots are ever free or full ahead of the receiver, and
+/// a send still costs one compare-and-swap. For every other segment <see cref="Bound"/> is the slot count and the
+/// receiver frees the slot it took.
+/// </para>
+/// <para>
 /// <see cref="TailWord"/> packs the next append position with two flags, so that one compare-and-swap both reserves
 /// a slot and tells the sender whether the receiver is parked (and clears the mark: exactly one sender wakes it).
 /// Its top bits count the segment's lives in the pool, so a sender still holding a segment from an earlier life
@@ -66,14 +74,31 @@ internal sealed class MailboxSegment<T>
     /// <summary>The segment that takes appends once this one is frozen; set before the freeze.</summary>
     internal MailboxSegment<T>? Next;
 
+    /// <summary>
+    /// Messages appended to the mailbox's earlier segments, so that this segment's positions count on from there;
+    /// set before the segment becomes the tail. For <see cref="Mailbox{T}.Count"/>.
+    /// </summary>
+    internal long Base;
+
     internal MailboxSegment(int capacity)
+        : this(capacity, capacity)
+    {
+    }
+
+    /// <summary>Creates a segment of <paramref name="capacity"/> slots (a power of two) that holds at most <paramref name="bound"/> messages.</summary>
+    internal MailboxSegment(int capacity, int bound)
     {
         Slots = new Slot[capacity];
+        Bound = bound;
         for (var i = 0; i < Slots.Length; i++)
         {
-            Slots[i].Sequence = i;
+            // Slots past the bound start out as if freed for a lap before position 0: neither free nor full.
+            Slots[i].Sequence = i < bound ? i : i - capacity;
         }
     }
+
+    /// <summary>The most messages the segment holds at once: the slot count, or a bounded mailbox's capacity.</summary>
+    internal readonly int Bound;
 
     /// <summary>Gets the number of slots.</summary>
     internal int Capacity => Slots.Length;
@@ -133,6 +158,17 @@ internal sealed class MailboxSegment<T>
     }
 
     /// <summary>
+    /// Gets a value indicating whether the slot at the append position is free (or another sender has just moved past
+    /// it): a look, with no reservation, for a bounded mailbox's waiting sender. Any thread.
+    /// </summary>
+    internal bool HasRoom()
+    {
+        var word = Volatile.Read(ref TailWord);
+        var position = PositionOf(word);
+        return Volatile.Read(ref Slots[position & (Slots.Length - 1)].Sequence) - position >= 0;
+    }
+
+    /// <summary>
     /// Makes a drained segment new for its next life: empty, unfrozen, unlinked, with a new life count. Only for a
     /// segment that no mailbox references as head or tail, whose every reserved slot has been taken.
     /// </summary>
@@ -140,6 +176,7 @@ internal sealed class MailboxSegment<T>
     {
         var life = (Volatile.Read(ref TailWord) >>> LifeShift) + 1;
         Next = null;
+        Base = 0;
         var slots = Slots;
         for (var i = 0; i < slots.Length; i++)
         {
@@ -151,15 +188,17 @@ internal sealed class MailboxSegment<T>
 
     /// <summary>
     /// Stops further appends; returns true if the receiver was parked on the segment, in which case the caller now
-    /// owes it a wake-up. Any thread, under the mailbox's growth lock, after <see cref="Next"/> is set.
+    /// owes it a wake-up. <paramref name="appended"/> is the number of messages the segment got. Any thread, under
+    /// the mailbox's growth lock, after <see cref="Next"/> is set.
     /// </summary>
-    internal bool Freeze()
+    internal bool Freeze(out long appended)
     {
         while (true)
         {
             var word = Volatile.Read(ref TailWord);
             if (Interlocked.CompareExchange(ref TailWord, (word | Frozen) & ~Parked, word) == word)
             {
+                appended = PositionOf(word);
                 return (word & Parked) != 0;
             }
         }

@@ -338,6 +338,9 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
         }
     }
 
+    /// <summary>Describes a live thread by id for an exception message: its name too, if it has one.</summary>
+    internal string Describe(long id) => _registry.Find(id)?.ToString() ?? $"GreenThread #{id}";
+
     /// <summary>Makes a parked thread runnable, where the policy says (see <see cref="IPlacementPolicy.Woken"/>).</summary>
     internal void Ready(GreenThread thread) => Ready(thread, ThreadContext.Current);
 

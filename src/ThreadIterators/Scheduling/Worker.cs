@@ -159,7 +159,7 @@ internal sealed class Worker
     internal bool HasInbound => !_inbound.IsEmpty;
 
     /// <summary>Gets a description of the green thread this worker is running, for exception messages.</summary>
-    internal string RunningDescription => RunningId == 0 ? "Code on a worker" : $"GreenThread #{RunningId}";
+    internal string RunningDescription => RunningId == 0 ? "Code on a worker" : Scheduler.Describe(RunningId);
 
     internal void Start() => _thread.Start();
 

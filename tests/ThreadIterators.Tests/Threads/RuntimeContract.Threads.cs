@@ -333,7 +333,7 @@ public abstract partial class RuntimeContract
         var thread = Scheduler.Spawn(BlockingWait(), "blocker");
         Join(other);
         var error = Assert.Throws<InvalidOperationException>(() => thread.Wait(Timeout));
-        Assert.Contains($"GreenThread #{thread.Id} called Wait()", error.Message, StringComparison.Ordinal);
+        Assert.Contains($"GreenThread #{thread.Id} 'blocker' called Wait()", error.Message, StringComparison.Ordinal);
 
         IEnumerable<Event> BlockingWait()
         {

@@ -1,0 +1,198 @@
+using System;
+using System.Collections.Generic;
+using System.Diagnostics;
+using System.Threading;
+
+namespace ThreadIterators;
+
+/// <summary>
+/// Flow control by credits: a producer keeps at most <see cref="Window"/> messages unacknowledged, so an unbounded
+/// mailbox between it and its consumers never holds more than that. The producer yields <see cref="Acquire"/>
+/// before each send; a consumer calls <see cref="Release"/> for each message it has handled (or once for several).
+/// </summary>
+/// <remarks>
+/// <para>
+/// This is the credit protocol of actor systems (a consumer sends "processed" back; the producer sends one more
+/// message per acknowledgement) without the acknowledgement messages: the credits are a counter the consumers
+/// increment. An acquire that finds a credit costs one interlocked decrement and does not park; a release costs one
+/// interlocked add, plus a lock only when a producer is waiting.
+/// </para>
+/// <para>
+/// <see cref="Release"/> may be called from any thread. Releasing more credits than were acquired throws, naming
+/// the window: it would let the producer run ahead of the consumers without bound.
+/// </para>
+/// <example>
+/// <code>
+/// var credits = new CreditWindow(100, "pages");
+///
+/// static IEnumerable&lt;Event&gt; Produce(CreditWindow credits, Mailbox&lt;Page&gt; consumer, IEnumerable&lt;Page&gt; pages)
+/// {
+///     foreach (var page in pages)
+///     {
+///         yield return credits.Acquire();   // parks while 100 pages are unacknowledged
+///         consumer.Send(page);
+///     }
+/// }
+///
+/// // In the consumer, after handling a page:
+/// credits.Release();
+/// </code>
+/// </example>
+/// </remarks>
+[DebuggerDisplay("{ToString(),nq}")]
+public sealed class CreditWindow
+{
+    /// <summary>Credits left; below zero, the number of acquirers that must wait.</summary>
+    private int _credits;
+
+    /// <summary>Green threads parked in <see cref="Acquire"/>, oldest first. Under its own lock.</summary>
+    private readonly Queue<GreenThread> _waiting = new();
+
+    /// <summary>Credits released to waiters that had counted themselves but not yet queued; under the queue's lock.</summary>
+    private int _owed;
+
+    /// <summary>The one acquire event, shared by every acquirer: the waiting thread goes in the queue, not in the event.</summary>
+    private readonly CreditEvent _acquire;
+
+    /// <summary>Initializes a window of <paramref name="window"/> credits, all available.</summary>
+    /// <param name="window">The most messages a producer may have unacknowledged; at least 1.</param>
+    /// <param name="name">An optional name that exceptions and the debugger show.</param>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="window"/> is below 1.</exception>
+    public CreditWindow(int window, string? name = null)
+    {
+        ArgumentOutOfRangeException.ThrowIfLessThan(window, 1);
+        Window = window;
+        Name = name;
+        _credits = window;
+        _acquire = new CreditEvent(this);
+    }
+
+    /// <summary>Gets the number of credits the window started with.</summary>
+    public int Window { get; }
+
+    /// <summary>Gets the name given at construction, if any.</summary>
+    public string? Name { get; }
+
+    /// <summary>Gets the credits available now; a snapshot.</summary>
+    public int Available => Math.Max(0, Volatile.Read(ref _credits));
+
+    /// <summary>Gets the number of green threads parked in <see cref="Acquire"/>; for tests.</summary>
+    internal int WaitingCount
+    {
+        get
+        {
+            lock (_waiting)
+            {
+                return _waiting.Count;
+            }
+        }
+    }
+
+    /// <summary>
+    /// Gets the event a green thread yields to take a credit: it completes at once if one is available and
+    /// otherwise parks the thread until a consumer releases one.
+    /// </summary>
+    /// <returns>This window's acquire event; the same object every time.</returns>
+    public Event Acquire() => _acquire;
+
+    /// <summary>Takes a credit if one is available, without waiting. Any thread.</summary>
+    /// <returns>True if a credit was taken.</returns>
+    public bool TryAcquire()
+    {
+        var credits = Volatile.Read(ref _credits);
+        while (credits > 0)
+        {
+            var seen = Interlocked.CompareExchange(ref _credits, credits - 1, credits);
+            if (seen == credits)
+            {
+                return true;
+            }
+
+            credits = seen;
+        }
+
+        return false;
+    }
+
+    /// <summary>Gives back <paramref name="count"/> credits (acknowledges that many messages), waking waiting producers. Any thread.</summary>
+    /// <param name="count">The number of credits; at least 1.</param>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="count"/> is below 1.</exception>
+    /// <exception cref="InvalidOperationException">More credits would be available than <see cref="Window"/>.</exception>
+    public void Release(int count = 1)
+    {
+        ArgumentOutOfRangeException.ThrowIfLessThan(count, 1);
+        var after = Interlocked.Add(ref _credits, count);
+        if (after > Window)
+        {
+            Interlocked.Add(ref _credits, -count);
+            throw new InvalidOperationException(
+                $"{this} was released {count} credit(s) with {after - count} already available, more than its window of {Window}: a message was acknowledged twice, or acknowledged without being acquired.");
+        }
+
+        var before = after - count;
+        if (before < 0)
+        {
+            WakeWaiting(Math.Min(count, -before));
+        }
+    }
+
+    /// <inheritdoc/>
+    public override string ToString() => Name is null ? $"CreditWindow({Window})" : $"CreditWindow({Window}) '{Name}'";
+
+    /// <summary>Takes a credit for a green thread, or queues it: true if it got one and goes on, false if it is parked.</summary>
+    internal bool AcquireOrQueue(GreenThread thread)
+    {
+        if (Interlocked.Decrement(ref _credits) >= 0)
+        {
+            return true;
+        }
+
+        lock (_waiting)
+        {
+            // A release may have counted this acquirer among the waiting before it got here.
+            if (_owed > 0)
+            {
+                _owed--;
+                return true;
+            }
+
+            _waiting.Enqueue(thread);
+            return false;
+        }
+    }
+
+    /// <summary>Forgets a parked thread whose scheduler was disposed; the credit it was waiting for goes to the next acquirer.</summary>
+    internal void Forget(GreenThread thread)
+    {
+        lock (_waiting)
+        {
+            var count = _waiting.Count;
+            for (var i = 0; i < count; i++)
+            {
+                var waiting = _waiting.Dequeue();
+                if (waiting != thread)
+                {
+                    _waiting.Enqueue(waiting);
+                }
+            }
+        }
+    }
+
+    private void WakeWaiting(int count)
+    {
+        lock (_waiting)
+        {
+            for (var i = 0; i < count; i++)
+            {
+                if (_waiting.TryDequeue(out var thread))
+                {
+                    thread.Scheduler.Ready(thread);
+                }
+                else
+                {
+                    _owed++;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,208 @@
+using System;
+using System.Collections.Concurrent;
+using System.Diagnostics;
+using System.Threading;
+using System.Threading.Tasks;
+
+namespace ThreadIterators;
+
+/// <summary>
+/// A channel that several green threads receive from, each message going to exactly one of them: work sharing, what
+/// actor systems call a balancing pool. Unbounded, or bounded with backpressure as <see cref="Mailbox{T}"/> is.
+/// </summary>
+/// <remarks>
+/// <para>
+/// Each receiving green thread calls <see cref="Recv"/> once and yields the event it gets again and again: each call
+/// makes a new event, bound to the first thread that yields it. A receiver that finds the mailbox empty parks; each
+/// message sent wakes one parked receiver. Messages are taken in the order they were sent (first in, first out), so
+/// one sender's messages are taken in order, though receivers running in parallel may handle them out of order.
+/// </para>
+/// <para>
+/// Compared with <see cref="Mailbox{T}"/>, a send costs a few interlocked operations instead of one (the queue is a
+/// <see cref="ConcurrentQueue{T}"/>, which several receivers can take from, and a bounded one counts its free room
+/// with interlocked operations too). In exchange, no receiver sits idle while another has a backlog.
+/// </para>
+/// </remarks>
+/// <typeparam name="T">The type of the messages.</typeparam>
+[DebuggerDisplay("{ToString(),nq}")]
+public sealed class SharedMailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
+{
+    private readonly ConcurrentQueue<T> _messages = new();
+
+    /// <summary>Receivers parked on an empty mailbox.</summary>
+    private readonly WaiterQueue _receivers = new();
+
+    /// <summary>Senders waiting for room; null when unbounded.</summary>
+    private readonly WaiterQueue? _room;
+
+    private readonly int _capacity;
+
+    /// <summary>Room left in a bounded mailbox: a send takes one (an interlocked decrement), a take gives it back.</summary>
+    private int _free;
+
+    /// <summary>Initializes a new, empty, unbounded shared mailbox.</summary>
+    /// <param name="name">An optional name that exceptions and the debugger show.</param>
+    public SharedMailbox(string? name = null) => Name = name;
+
+    /// <summary>Initializes a new, empty shared mailbox that holds at most <paramref name="capacity"/> messages.</summary>
+    /// <param name="capacity">The most messages the mailbox holds; at least 1.</param>
+    /// <param name="name">An optional name that exceptions and the debugger show.</param>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="capacity"/> is below 1.</exception>
+    public SharedMailbox(int capacity, string? name = null)
+        : this(name)
+    {
+        ArgumentOutOfRangeException.ThrowIfLessThan(capacity, 1);
+        _capacity = capacity;
+        _free = capacity;
+        _room = new WaiterQueue(releaseAt: Math.Max(1, capacity / 4));
+    }
+
+    /// <summary>Gets the name given at construction, if any.</summary>
+    public string? Name { get; }
+
+    /// <summary>Gets the most messages the mailbox holds, or null if it is unbounded.</summary>
+    public int? Capacity => _room is null ? null : _capacity;
+
+    /// <summary>Gets the number of messages in the mailbox; a snapshot.</summary>
+    public int Count => _messages.Count;
+
+    /// <summary>Gets the number of senders waiting for room; for tests.</summary>
+    internal int WaitingSenders => _room?.Count ?? 0;
+
+    /// <summary>Gets the number of receivers parked on the empty mailbox (withdrawn ones included until a send drops them); for tests.</summary>
+    internal int WaitingReceivers => _receivers.Count;
+
+    /// <summary>Gets the receivers parked on the empty mailbox.</summary>
+    internal WaiterQueue Receivers => _receivers;
+
+    /// <summary>Gets a value indicating whether the mailbox holds no message; a snapshot.</summary>
+    internal bool IsEmpty => _messages.IsEmpty;
+
+    /// <inheritdoc/>
+    WaiterQueue IBoundedTarget<T>.Room => _room!;
+
+    /// <inheritdoc/>
+    public void Send(T message)
+    {
+        if (_room is not null)
+        {
+            BoundedSends.SendBlocking(this, message, CancellationToken.None);
+            return;
+        }
+
+        Enqueue(message);
+    }
+
+    /// <summary>As <see cref="Send(T)"/>; a blocked OS thread stops waiting when <paramref name="cancellationToken"/> is cancelled, and the message is then not sent.</summary>
+    /// <param name="message">The message.</param>
+    /// <param name="cancellationToken">Cancels the wait for room.</param>
+    /// <exception cref="OperationCanceledException">The token was cancelled before there was room.</exception>
+    /// <exception cref="InvalidOperationException">The mailbox is bounded and the caller is a green thread.</exception>
+    public void Send(T message, CancellationToken cancellationToken)
+    {
+        if (_room is null)
+        {
+            Enqueue(message);
+        }
+        else
+        {
+            BoundedSends.SendBlocking(this, message, cancellationToken);
+        }
+    }
+
+    /// <inheritdoc/>
+    public bool TrySend(T message)
+    {
+        if (_room is null)
+        {
+            Enqueue(message);
+            return true;
+        }
+
+        return TryAdd(message);
+    }
+
+    /// <inheritdoc/>
+    public ValueTask SendAsync(T message, CancellationToken cancellationToken = default)
+    {
+        if (cancellationToken.IsCancellationRequested)
+        {
+            return ValueTask.FromCanceled(cancellationToken);
+        }
+
+        return TrySend(message) ? default : new ValueTask(BoundedSends.SendWhenRoomAsync(this, message, cancellationToken));
+    }
+
+    /// <inheritdoc/>
+    public Event Put(T message)
+    {
+        if (ThreadContext.Current.Worker is null)
+        {
+            throw new InvalidOperationException(
+                $"Put() into {this} was called outside a green thread, which cannot yield the event it returns; call Send or SendAsync instead.");
+        }
+
+        return TrySend(message) ? SentEvent.Instance : new PutEvent<T>(this, message);
+    }
+
+    /// <summary>
+    /// Makes a receive event for one receiving green thread: it yields the event for every message, and after it
+    /// resumes <see cref="SharedReceiveEvent{T}.Value"/> holds the message. Call once per receiver.
+    /// </summary>
+    /// <returns>A new event, bound to the first green thread that yields it.</returns>
+    public SharedReceiveEvent<T> Recv() => new(this);
+
+    /// <inheritdoc/>
+    public override string ToString() => Name is null ? $"SharedMailbox<{typeof(T).Name}>" : $"SharedMailbox<{typeof(T).Name}> '{Name}'";
+
+    /// <inheritdoc/>
+    bool IBoundedTarget<T>.TryAdd(T message) => TryAdd(message);
+
+    /// <inheritdoc/>
+    bool IBoundedTarget<T>.HasRoom() => Volatile.Read(ref _free) > 0;
+
+    /// <summary>Takes the oldest message, if any, and gives its room back to waiting senders. Any receiver.</summary>
+    internal bool TryTake(out T message)
+    {
+        if (!_messages.TryDequeue(out message!))
+        {
+            return false;
+        }
+
+        if (_room is { } room)
+        {
+            // The increment is a full fence, so a sender that started waiting before it is seen here.
+            var free = Interlocked.Increment(ref _free);
+            if (room.Count != 0 && (free >= room.ReleaseAt || _messages.IsEmpty))
+            {
+                room.Release(free);
+            }
+        }
+
+        return true;
+    }
+
+    private bool TryAdd(T message)
+    {
+        if (Interlocked.Decrement(ref _free) < 0)
+        {
+            // Full. A receiver that gave room back meanwhile left it here; the caller's second look finds it.
+            Interlocked.Increment(ref _free);
+            return false;
+        }
+
+        Enqueue(message);
+        return true;
+    }
+
+    private void Enqueue(T message)
+    {
+        // The enqueue is an interlocked operation: the fence between publishing the message and reading the count,
+        // against a receiver that counts itself in and then looks at the queue (see SharedReceiveEvent).
+        _messages.Enqueue(message);
+        if (_receivers.Count != 0)
+        {
+            _receivers.Release(1);
+        }
+    }
+}

@@ -1,0 +1,75 @@
+using System;
+using System.Diagnostics;
+using System.Threading;
+
+namespace ThreadIterators;
+
+/// <summary>
+/// The event one green thread yields to receive from a <see cref="SharedMailbox{T}"/>; after the thread resumes,
+/// <see cref="Value"/> holds the message. Obtain one per receiver from <see cref="SharedMailbox{T}.Recv"/> and yield
+/// it for every message.
+/// </summary>
+/// <typeparam name="T">The type of the messages.</typeparam>
+[DebuggerDisplay("Recv() on {_mailbox,nq}")]
+public sealed class SharedReceiveEvent<T> : Event
+{
+    private readonly SharedMailbox<T> _mailbox;
+
+    /// <summary>The receiving thread's place among the parked receivers; made, and the event bound, when first yielded.</summary>
+    private Waiter? _waiter;
+
+    internal SharedReceiveEvent(SharedMailbox<T> mailbox) => _mailbox = mailbox;
+
+    /// <summary>Gets the message received by the latest completed receive.</summary>
+    public T Value { get; private set; } = default!;
+
+    /// <summary>Gets the mailbox this event receives from.</summary>
+    public SharedMailbox<T> Mailbox => _mailbox;
+
+    /// <inheritdoc/>
+    public override string ToString() => $"Recv() on {_mailbox}";
+
+    internal override EventOutcome Park(GreenThread thread, Worker worker)
+    {
+        var waiter = _waiter;
+        if (waiter is null)
+        {
+            var created = Waiter.ForGreenThread(thread);
+            waiter = Interlocked.CompareExchange(ref _waiter, created, null) ?? created;
+        }
+
+        if (waiter.Thread != thread)
+        {
+            throw new InvalidOperationException(
+                $"{thread} yielded {this}, which belongs to {waiter.Thread}; each receiver of a shared mailbox calls Recv() for its own event.");
+        }
+
+        return Receive(waiter);
+    }
+
+    internal override EventOutcome Resume(GreenThread thread, Worker worker) => Receive(_waiter!);
+
+    internal override void Abandon(GreenThread thread) => _waiter?.TryWithdraw();
+
+    private EventOutcome Receive(Waiter waiter)
+    {
+        while (true)
+        {
+            if (_mailbox.TryTake(out var message))
+            {
+                Value = message;
+                return EventOutcome.Continue;
+            }
+
+            // Count in (a full fence), then look once more: a sender publishes its message and then reads the count.
+            var ticket = _mailbox.Receivers.Add(waiter);
+            if (_mailbox.IsEmpty || !waiter.TryWithdraw(ticket))
+            {
+                // Parked: a send wakes the thread (or already did, if the withdrawal lost; it may be running
+                // elsewhere by now, so nothing here touches it again), and Resume takes again. Another receiver may
+                // take the message first; then it parks again.
+                return EventOutcome.Parked;
+            }
+        }
+    }
+}

@@ -1,0 +1,89 @@
+using System.Threading;
+using System.Threading.Tasks;
+
+namespace ThreadIterators;
+
+/// <summary>
+/// Someone waiting in a <see cref="WaiterQueue"/>: a green thread (parked on an event), an OS thread (blocked on
+/// <see cref="Signal"/>) or an asynchronous operation (awaiting <see cref="Completion"/>). Senders wait for room in a
+/// full bounded mailbox; receivers of a <see cref="SharedMailbox{T}"/> wait for a message.
+/// </summary>
+/// <remarks>
+/// <para>
+/// Exactly one party ends each wait: a release (<see cref="Woken"/>) or the waiter itself (<see cref="Withdrawn"/>: it
+/// found what it waited for after all, was cancelled, or its scheduler was disposed). A compare-and-swap on
+/// <see cref="State"/> decides which. A woken waiter only tries again; someone else may have got there first, and then
+/// it waits again.
+/// </para>
+/// <para>
+/// Every wait has a ticket, kept in <see cref="State"/> above the two state bits. A green thread can be woken and
+/// resumed on another worker while the worker that queued it is still deciding whether to withdraw; if the resumed
+/// thread queues again, the ticket has changed and the late withdrawal fails, as it must, instead of cancelling the new
+/// wait and leaving the thread parked with nobody to wake it.
+/// </para>
+/// </remarks>
+internal sealed class Waiter
+{
+    /// <summary>In <see cref="State"/>: queued and not yet woken.</summary>
+    internal const long Waiting = 0;
+
+    /// <summary>In <see cref="State"/>: a release woke it.</summary>
+    internal const long Woken = 1;
+
+    /// <summary>In <see cref="State"/>: it stopped waiting before a release reached it.</summary>
+    internal const long Withdrawn = 2;
+
+    /// <summary>The state bits of <see cref="State"/>; the ticket is above them.</summary>
+    internal const long StateMask = 3;
+
+    private Waiter(GreenThread? thread, ManualResetEventSlim? signal, TaskCompletionSource? completion)
+    {
+        Thread = thread;
+        Signal = signal;
+        Completion = completion;
+    }
+
+    /// <summary>The current wait's ticket, shifted left by two, with <see cref="Waiting"/>, <see cref="Woken"/> or <see cref="Withdrawn"/>.</summary>
+    internal long State;
+
+    /// <summary>Whether the waiter is in its queue. Under the queue's lock.</summary>
+    internal bool Queued;
+
+    /// <summary>Gets the green thread that waits, if it is one.</summary>
+    internal GreenThread? Thread { get; }
+
+    /// <summary>Gets the event a blocked OS thread waits on.</summary>
+    internal ManualResetEventSlim? Signal { get; }
+
+    /// <summary>Gets the task a pending asynchronous operation awaits.</summary>
+    internal TaskCompletionSource? Completion { get; }
+
+    internal static Waiter ForGreenThread(GreenThread thread) => new(thread, null, null);
+
+    internal static Waiter ForOsThread() => new(null, new ManualResetEventSlim(false), null);
+
+    internal static Waiter ForTask() => new(null, null, new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously));
+
+    /// <summary>Ends the wait <paramref name="ticket"/> unless a release got there first (or it is no longer the current wait); true if this call ended it.</summary>
+    internal bool TryWithdraw(long ticket) => Interlocked.CompareExchange(ref State, ticket | Withdrawn, ticket | Waiting) == (ticket | Waiting);
+
+    /// <summary>Ends the current wait unless a release got there first; for a waiter nobody else can queue again meanwhile.</summary>
+    internal bool TryWithdraw() => TryWithdraw(Volatile.Read(ref State) & ~StateMask);
+
+    /// <summary>Lets the waiter try again. Called once per wait, by the release that won <see cref="State"/>.</summary>
+    internal void Wake()
+    {
+        if (Thread is not null)
+        {
+            Thread.Scheduler.Ready(Thread);
+        }
+        else if (Signal is not null)
+        {
+            Signal.Set();
+        }
+        else
+        {
+            Completion!.TrySetResult();
+        }
+    }
+}
