@@ -1,0 +1,44 @@
+namespace ThreadIterators;
+
+/// <summary>
+/// What <see cref="Puller{T}.Next"/> returns: sends the puller's free buffers to the producer as requests, then
+/// receives the next batch, parking on the puller's reply mailbox until one arrives. One per puller.
+/// </summary>
+/// <typeparam name="T">The item type.</typeparam>
+internal sealed class NextBatchEvent<T>(Puller<T> puller) : Event
+{
+    /// <inheritdoc/>
+    public override string ToString() => $"Next() on {puller}";
+
+    internal override EventOutcome Park(GreenThread thread, Worker worker)
+    {
+        if (puller.IsCompleted)
+        {
+            return EventOutcome.Continue;
+        }
+
+        puller.Ask();
+        var receive = puller.Replies.Recv();
+        var outcome = receive.Park(thread, worker);
+        if (outcome == EventOutcome.Continue)
+        {
+            puller.Received(receive.Value);
+        }
+
+        return outcome;
+    }
+
+    internal override EventOutcome Resume(GreenThread thread, Worker worker)
+    {
+        var receive = puller.Replies.Recv();
+        var outcome = receive.Resume(thread, worker);
+        if (outcome == EventOutcome.Continue)
+        {
+            puller.Received(receive.Value);
+        }
+
+        return outcome;
+    }
+
+    internal override void Abandon(GreenThread thread) => puller.Replies.Recv().Abandon(thread);
+}

@@ -1,0 +1,62 @@
+namespace ThreadIterators;
+
+/// <summary>
+/// What <see cref="PullSource{T}.Offer"/> returns: puts the item into the batch being filled, taking the next request
+/// first (and parking on the request mailbox while there is none), and sends the batch once it is full. One per
+/// source; it holds the item being offered.
+/// </summary>
+/// <typeparam name="T">The item type.</typeparam>
+internal sealed class OfferEvent<T>(PullSource<T> source) : Event
+{
+    /// <summary>The item being offered. Producer only.</summary>
+    internal T Item = default!;
+
+    /// <inheritdoc/>
+    public override string ToString() => $"Offer() on {source}";
+
+    internal override EventOutcome Park(GreenThread thread, Worker worker)
+    {
+        if (source.Current is null)
+        {
+            var receive = source.Requests.Recv();
+            var outcome = receive.Park(thread, worker);
+            if (outcome != EventOutcome.Continue)
+            {
+                return outcome;
+            }
+
+            source.Current = receive.Value;
+        }
+
+        return Add();
+    }
+
+    internal override EventOutcome Resume(GreenThread thread, Worker worker)
+    {
+        var receive = source.Requests.Recv();
+        var outcome = receive.Resume(thread, worker);
+        if (outcome != EventOutcome.Continue)
+        {
+            return outcome;
+        }
+
+        source.Current = receive.Value;
+        return Add();
+    }
+
+    internal override void Abandon(GreenThread thread) => source.Requests.Recv().Abandon(thread);
+
+    private EventOutcome Add()
+    {
+        var batch = source.Current!;
+        batch.Items[batch.Count++] = Item;
+        Item = default!;
+        if (batch.Count == batch.Items.Length)
+        {
+            source.Current = null;
+            batch.Owner.Replies.Send(batch);
+        }
+
+        return EventOutcome.Continue;
+    }
+}

@@ -1,0 +1,137 @@
+using System;
+using System.Diagnostics;
+using System.Threading;
+
+namespace ThreadIterators;
+
+/// <summary>
+/// Consumer pull: consumers ask for work in batches, and one producer hands items out only as they are asked for,
+/// so no mailbox ever holds more than the batches asked for. The producer yields <see cref="Offer"/> for each item
+/// and <see cref="Complete"/> at the end; each consumer connects a <see cref="Puller{T}"/> and yields
+/// <see cref="Puller{T}.Next"/> for each batch.
+/// </summary>
+/// <remarks>
+/// <para>
+/// A request carries the consumer's own buffer of <c>batchSize</c> items; the producer fills it and sends it back,
+/// so pulling allocates nothing per batch, and each item costs the producer one event that completes without
+/// parking. An offer with no request outstanding parks the producer until a consumer asks. A batch goes to its
+/// consumer when full, or, partly filled, when the producer completes.
+/// </para>
+/// <para>
+/// One green thread produces (it receives the requests); any number consume. A puller made with prefetch keeps a
+/// second request at the producer while its consumer works through a batch, so the next batch is usually waiting.
+/// </para>
+/// <example>
+/// <code>
+/// var source = new PullSource&lt;Page&gt;("pages");
+/// var pullers = Enumerable.Range(0, 4).Select(_ => source.Connect(batchSize: 10, prefetch: true)).ToList();
+///
+/// static IEnumerable&lt;Event&gt; Produce(PullSource&lt;Page&gt; source, IEnumerable&lt;Page&gt; pages)
+/// {
+///     foreach (var page in pages)
+///         yield return source.Offer(page);   // parks until some consumer has asked for work
+///     yield return source.Complete();        // the last partial batch, then the end to every consumer
+/// }
+///
+/// static IEnumerable&lt;Event&gt; Consume(Puller&lt;Page&gt; puller)
+/// {
+///     while (true)
+///     {
+///         yield return puller.Next();
+///         if (puller.IsCompleted) yield break;
+///         foreach (var page in puller.Batch) Count(page);
+///     }
+/// }
+/// </code>
+/// </example>
+/// </remarks>
+/// <typeparam name="T">The item type.</typeparam>
+[DebuggerDisplay("{ToString(),nq}")]
+public sealed class PullSource<T>
+{
+    private readonly OfferEvent<T> _offer;
+
+    private readonly CompleteEvent<T> _complete;
+
+    /// <summary>Pullers connected; each must be answered with the end before <see cref="Complete"/> completes.</summary>
+    private int _connected;
+
+    /// <summary>Set once the producer has yielded <see cref="Complete"/>; no puller may connect after.</summary>
+    private volatile bool _completing;
+
+    /// <summary>Initializes a source with no consumers yet.</summary>
+    /// <param name="name">An optional name that exceptions and the debugger show.</param>
+    public PullSource(string? name = null)
+    {
+        Name = name;
+        Requests = new Mailbox<PullRequest<T>>(name is null ? "pull requests" : $"pull requests of '{name}'");
+        _offer = new OfferEvent<T>(this);
+        _complete = new CompleteEvent<T>(this);
+    }
+
+    /// <summary>Gets the name given at construction, if any.</summary>
+    public string? Name { get; }
+
+    /// <summary>Gets the requests of the consumers; the producer receives them.</summary>
+    internal Mailbox<PullRequest<T>> Requests { get; }
+
+    /// <summary>Gets the number of connected pullers.</summary>
+    internal int Connected => Volatile.Read(ref _connected);
+
+    /// <summary>Gets or sets the request being filled, if any. Producer only.</summary>
+    internal PullRequest<T>? Current { get; set; }
+
+    /// <summary>
+    /// Connects a consumer that asks for <paramref name="batchSize"/> items at a time. Any thread, before the producer
+    /// completes.
+    /// </summary>
+    /// <param name="batchSize">Items per batch; at least 1.</param>
+    /// <param name="prefetch">Whether to keep the next batch's request at the producer while the consumer works on a batch.</param>
+    /// <returns>The consumer's puller; one green thread uses it.</returns>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="batchSize"/> is below 1.</exception>
+    /// <exception cref="InvalidOperationException">The producer has completed.</exception>
+    public Puller<T> Connect(int batchSize, bool prefetch = false)
+    {
+        ArgumentOutOfRangeException.ThrowIfLessThan(batchSize, 1);
+        Interlocked.Increment(ref _connected);
+        if (_completing)
+        {
+            Interlocked.Decrement(ref _connected);
+            throw new InvalidOperationException($"{this} has completed; a consumer can no longer connect.");
+        }
+
+        return new Puller<T>(this, batchSize, prefetch);
+    }
+
+    /// <summary>
+    /// Gets the event the producer yields to hand out one item: it goes into the batch of the oldest request, and the
+    /// producer parks first if no request is outstanding.
+    /// </summary>
+    /// <param name="item">The item.</param>
+    /// <returns>This source's offer event; the same object every time.</returns>
+    /// <exception cref="InvalidOperationException">The producer has completed.</exception>
+    public Event Offer(T item)
+    {
+        if (_completing)
+        {
+            throw new InvalidOperationException($"Offer() on {this} after Complete(): the consumers have been told there is nothing more.");
+        }
+
+        _offer.Item = item;
+        return _offer;
+    }
+
+    /// <summary>
+    /// Gets the event the producer yields when it has nothing more: the partly filled batch goes to its consumer,
+    /// and every connected puller's next request is answered with the end. Completes once every puller has been told.
+    /// </summary>
+    /// <returns>This source's completion event.</returns>
+    public Event Complete()
+    {
+        _completing = true;
+        return _complete;
+    }
+
+    /// <inheritdoc/>
+    public override string ToString() => Name is null ? $"PullSource<{typeof(T).Name}>" : $"PullSource<{typeof(T).Name}> '{Name}'";
+}
