@@ -215,8 +215,9 @@ public sealed class Mailbox<T>
                     break;
                 }
 
-                // Drained a frozen segment: the rest of the messages are in the next one, and no sender can reserve
-                // a slot of this one any more, so another mailbox may have it.
+                // Drained a frozen segment: the rest of the messages are in the next one. It is no longer the tail
+                // (a growth moves the tail on before it freezes, and a shrink is this receiver's own), so no sender
+                // can reserve a slot of it any more, and another mailbox may have it.
                 var drained = segment;
                 _head = segment = segment.Next!;
                 _headPosition = 0;
@@ -386,9 +387,9 @@ public sealed class Mailbox<T>
     }
 
     /// <summary>
-    /// Links a larger segment behind a full one and freezes it, unless it is no longer the tail (another sender
-    /// already grew it). Returns true if the receiver was parked on the frozen segment, so the caller must wake it
-    /// once its message is in.
+    /// Links a larger segment behind a full one, makes it the tail and freezes the full one, unless that is no longer
+    /// the tail (another sender already grew it). Returns true if the receiver was parked on the frozen segment, so
+    /// the caller must wake it once its message is in.
     /// </summary>
     private bool Grow(MailboxSegment<T> full)
     {
@@ -414,8 +415,19 @@ public sealed class Mailbox<T>
             if (Volatile.Read(ref _tail) == full)
             {
                 Volatile.Write(ref full.Next, next);
-                var wake = full.Freeze();
+
+                // The tail moves on before the freeze. Once the segment is frozen, the receiver may drain it and give
+                // it to the pool, which unfreezes it for its next life; were it still the tail then, a sender reading
+                // it as the tail would append to the pooled segment and its message would be lost. A sender that
+                // appends to it between these two stores is in time: the freeze fixes the position the receiver
+                // drains it to.
                 Volatile.Write(ref _tail, next);
+                var wake = full.Freeze();
+                if (TestHooks.Enabled)
+                {
+                    TestHooks.AfterFreeze?.Invoke(this);
+                }
+
                 return wake;
             }
         }
