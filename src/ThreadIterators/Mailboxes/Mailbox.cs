@@ -151,8 +151,8 @@ public sealed class Mailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
     public int? Capacity => _room is null ? null : _head!.Bound;
 
     /// <summary>
-    /// Gets the number of messages in the mailbox: exact when the receiver reads it, a snapshot from any other thread
-    /// (a sender's message counts from the moment it reserved its slot).
+    /// Gets the number of messages in the mailbox: a snapshot, exact when the receiver reads it while no send is under
+    /// way (a sender's message counts from the moment it reserved its slot).
     /// </summary>
     public int Count
     {
@@ -417,8 +417,9 @@ public sealed class Mailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
                     break;
                 }
 
-                // Drained a frozen segment: the rest of the messages are in the next one, and no sender can reserve
-                // a slot of this one any more, so another mailbox may have it.
+                // Drained a frozen segment: the rest of the messages are in the next one. It is no longer the tail
+                // (a growth moves the tail on before it freezes, and a shrink is this receiver's own), so no sender
+                // can reserve a slot of it any more, and another mailbox may have it.
                 var drained = segment;
                 _head = segment = segment.Next!;
                 _headPosition = 0;
@@ -611,9 +612,9 @@ public sealed class Mailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
     }
 
     /// <summary>
-    /// Links a larger segment behind a full one and freezes it, unless it is no longer the tail (another sender
-    /// already grew it). Returns true if the receiver was parked on the frozen segment, so the caller must wake it
-    /// once its message is in.
+    /// Links a larger segment behind a full one, makes it the tail and freezes the full one, unless that is no longer
+    /// the tail (another sender already grew it). Returns true if the receiver was parked on the frozen segment, so
+    /// the caller must wake it once its message is in.
     /// </summary>
     private bool Grow(MailboxSegment<T> full)
     {
@@ -638,11 +639,27 @@ public sealed class Mailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
             // segment taken from the pool may already be another mailbox's tail.
             if (Volatile.Read(ref _tail) == full)
             {
-                Volatile.Write(ref full.Next, next);
-                var wake = full.Freeze(out var appended);
-                next.Base = full.Base + appended;
-                Volatile.Write(ref _tail, next);
-                return wake;
+                // The new tail's lock too (older segment first, so no two growths wait on each other): until its
+                // Base is set below, nobody may grow or shrink it.
+                lock (next)
+                {
+                    Volatile.Write(ref full.Next, next);
+
+                    // The tail moves on before the freeze. Once the segment is frozen, the receiver may drain it and
+                    // give it to the pool, which unfreezes it for its next life; were it still the tail then, a sender
+                    // reading it as the tail would append to the pooled segment and its message would be lost. A
+                    // sender that appends to it between these two stores is in time: the freeze fixes the position
+                    // the receiver drains it to.
+                    Volatile.Write(ref _tail, next);
+                    var wake = full.Freeze(out var appended);
+                    Volatile.Write(ref next.Base, full.Base + appended);
+                    if (TestHooks.Enabled)
+                    {
+                        TestHooks.AfterFreeze?.Invoke(this);
+                    }
+
+                    return wake;
+                }
             }
         }
 

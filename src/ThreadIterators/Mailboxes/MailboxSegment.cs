@@ -120,9 +120,11 @@ internal sealed class MailboxSegment<T>
         {
             var word = Volatile.Read(ref TailWord);
 
-            // Checked after reading the word: a segment is frozen before it stops being the tail, and starts a new
-            // life (a new word) before it becomes a tail again, so a swap expecting this word succeeds only while
-            // the segment is still this mailbox's tail.
+            // Checked after reading the word: a segment goes to the pool, where it starts a new life (a new word),
+            // only after it stopped being its mailbox's tail, and starts that life before it becomes a tail again.
+            // So a swap expecting this word succeeds only in this mailbox's life of the segment: while it is the
+            // tail, or after a growth moved the tail on and before it froze the segment, which the receiver then
+            // drains up to the frozen position.
             if (Volatile.Read(ref tail) != this)
             {
                 return Stale;

@@ -26,6 +26,12 @@ internal static class TestHooks
     internal static Action<object>? BeforeGrow { get; set; }
 
     /// <summary>
+    /// Called by a sender that grew a mailbox, right after it froze the full segment (the argument is the mailbox).
+    /// Meanwhile the receiver may drain the frozen segment and give it to the pool, and other senders send.
+    /// </summary>
+    internal static Action<object>? AfterFreeze { get; set; }
+
+    /// <summary>
     /// Called by a sender right after it read the mailbox's tail segment, before it appends to it (the argument is
     /// the mailbox). Meanwhile that segment may be frozen, drained, pooled and handed to another mailbox.
     /// </summary>

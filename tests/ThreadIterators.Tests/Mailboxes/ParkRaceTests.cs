@@ -125,6 +125,79 @@ public sealed class ParkRaceTests
     [Theory]
     [InlineData(1)]
     [InlineData(2)]
+    public void Grow_FrozenSegmentDrainedIntoThePoolBeforeTheGrowingSenderReturns_ASendMeanwhileReachesTheReceiver(int workers)
+    {
+        using var scheduler = new Scheduler(workers);
+        var gate = new Mailbox<int>("gate");
+        var inbox = new Mailbox<Numbered>("growing");
+        var received = new ConcurrentQueue<int>();
+        using var growerHolds = new ManualResetEventSlim();
+        using var release = new ManualResetEventSlim();
+        var held = 0;
+        TestHooks.AfterFreeze = mailbox =>
+        {
+            // The first growth only: hold the growing sender while the receiver drains the frozen segment into the
+            // pool and another send comes in. Were the frozen segment still the tail, that send would land in the pool.
+            if (mailbox == inbox && Interlocked.Increment(ref held) == 1)
+            {
+                growerHolds.Set();
+                release.Wait(Timeout);
+            }
+        };
+
+        try
+        {
+            // The receiver waits at the gate while four sends fill the first segment; a fifth sender finds it full,
+            // grows the mailbox and stops right after freezing the full segment.
+            var receiver = scheduler.Spawn(Receive(), "receiver");
+            for (var i = 0; i < 4; i++)
+            {
+                inbox.Send(new Numbered(i));
+            }
+
+            var first = (MailboxSegment<Numbered>)inbox.TailSegment!;
+            var grower = new Thread(() => inbox.Send(new Numbered(4))) { IsBackground = true };
+            grower.Start();
+            Assert.True(growerHolds.Wait(Timeout), "the fifth send never grew the mailbox");
+
+            // The receiver drains the frozen segment and gives it to the pool, where it starts a new life.
+            var life = Volatile.Read(ref first.TailWord) >>> MailboxSegment<Numbered>.LifeShift;
+            gate.Send(0);
+            Waiting.Until(
+                () => Volatile.Read(ref first.TailWord) >>> MailboxSegment<Numbered>.LifeShift != life,
+                "the receiver drains the first segment into the pool");
+
+            // A send made now must go to the mailbox, not to the pooled segment.
+            inbox.Send(new Numbered(5));
+            Assert.True(
+                MailboxSegment<Numbered>.PositionOf(Volatile.Read(ref first.TailWord)) == 0,
+                "the send went to the segment in the pool");
+            release.Set();
+            Assert.True(grower.Join(Timeout), "the growing sender did not finish");
+            Assert.True(receiver.Wait(Timeout), $"the receiver got {string.Join(", ", received)} and never the rest");
+            Assert.Equal([0, 1, 2, 3, 5, 4], received);
+        }
+        finally
+        {
+            TestHooks.AfterFreeze = null;
+            release.Set();
+        }
+
+        IEnumerable<Event> Receive()
+        {
+            yield return gate.Recv();
+            var message = inbox.Recv();
+            for (var i = 0; i < 6; i++)
+            {
+                yield return message;
+                received.Enqueue(message.Value.Value);
+            }
+        }
+    }
+
+    [Theory]
+    [InlineData(1)]
+    [InlineData(2)]
     public void Send_TailSegmentPooledAndReusedByAnotherMailboxWhileSenderHoldsIt_MessageStaysInItsMailbox(int workers)
     {
         using var scheduler = new Scheduler(workers);
@@ -305,4 +378,7 @@ public sealed class ParkRaceTests
 
     /// <summary>A message type no other test uses, so this test alone fills and drains its segment pool.</summary>
     private readonly record struct Tagged(int Value);
+
+    /// <summary>A message type only the growth test uses, so its first segment comes from a pool no other test fills.</summary>
+    private readonly record struct Numbered(int Value);
 }
