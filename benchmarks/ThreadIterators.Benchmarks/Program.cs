@@ -2,12 +2,13 @@ using BenchmarkDotNet.Running;
 using ThreadIterators.Benchmarks.ErlangComparison;
 using ThreadIterators.Benchmarks.PolicyComparison;
 using ThreadIterators.Benchmarks.QuickRunner;
+using ThreadIterators.Benchmarks.WordCountComparison;
 
 namespace ThreadIterators.Benchmarks;
 
 /// <summary>
 /// <c>run ...</c> (or no arguments) starts the quick runner; <c>compare ...</c> runs the comparison against Erlang;
-/// <c>policies ...</c> compares the scheduling policies; <c>footprint ...</c> measures a parked thread; <c>flood ...</c> floods a bounded mailbox; anything else goes to BenchmarkDotNet's switcher, for example
+/// <c>policies ...</c> compares the scheduling policies; <c>footprint ...</c> measures a parked thread; <c>flood ...</c> floods a bounded mailbox; <c>wordcount ...</c> runs the producer/consumer word count; anything else goes to BenchmarkDotNet's switcher, for example
 /// <c>--list flat</c> or <c>--filter '*ThreadRing*'</c>.
 /// </summary>
 public static class Program
@@ -37,6 +38,11 @@ public static class Program
         if (args[0] == "flood")
         {
             return FloodCommand.Execute(args);
+        }
+
+        if (args[0] == "wordcount")
+        {
+            return WordCountCommand.Execute(args);
         }
 
         BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args);

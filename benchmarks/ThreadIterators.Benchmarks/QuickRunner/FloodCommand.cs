@@ -54,6 +54,7 @@ internal static class FloodCommand
             }
         }
 
+        var allocatedBefore = GC.GetTotalAllocatedBytes(precise: true);
         var stopwatch = Stopwatch.StartNew();
         FloodResult result;
         if (implementation == Implementation.GreenThreads)
@@ -67,6 +68,7 @@ internal static class FloodCommand
         }
 
         stopwatch.Stop();
+        var allocated = GC.GetTotalAllocatedBytes(precise: true) - allocatedBefore;
         var inOrder = result.InOrder == messages;
         var heapOk = capacity == 0 || result.PeakHeapGrowthBytes < HeapGrowthLimit;
         JsonLine.Print(json =>
@@ -80,6 +82,7 @@ internal static class FloodCommand
             json.WriteNumber("ns_per_msg", Math.Round(stopwatch.Elapsed.TotalMilliseconds * 1e6 / messages, 2));
             json.WriteNumber("in_order", result.InOrder);
             json.WriteNumber("peak_heap_growth_bytes", result.PeakHeapGrowthBytes);
+            json.WriteNumber("allocated_bytes_per_msg", Math.Round((double)allocated / messages, 3));
             json.WriteBoolean("ok", inOrder && heapOk);
         });
         return inOrder && heapOk ? 0 : 1;

@@ -186,7 +186,8 @@ public sealed class CreditWindow
             {
                 if (_waiting.TryDequeue(out var thread))
                 {
-                    thread.Scheduler.Ready(thread);
+                    // The releasing consumer goes on running: queue the producer where an idle worker can take it.
+                    thread.Scheduler.ReadyAlongside(thread);
                 }
                 else
                 {

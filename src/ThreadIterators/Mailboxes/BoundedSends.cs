@@ -11,6 +11,29 @@ namespace ThreadIterators;
 /// </summary>
 internal static class BoundedSends
 {
+    /// <summary>The shared body of <c>SendAsync</c>: at once when there is room, without allocating; otherwise waits.</summary>
+    internal static ValueTask SendAsync<T>(IBoundedTarget<T> target, T message, CancellationToken cancellationToken)
+    {
+        if (cancellationToken.IsCancellationRequested)
+        {
+            return ValueTask.FromCanceled(cancellationToken);
+        }
+
+        return target.TrySend(message) ? default : new ValueTask(SendWhenRoomAsync(target, message, cancellationToken));
+    }
+
+    /// <summary>The shared body of <c>Put</c>: the shared completed event when there is room, else a <see cref="PutEvent{T}"/> that waits.</summary>
+    internal static Event Put<T>(IBoundedTarget<T> target, T message)
+    {
+        if (ThreadContext.Current.Worker is null)
+        {
+            throw new InvalidOperationException(
+                $"Put() into {target} was called outside a green thread, which cannot yield the event it returns; call Send or SendAsync instead.");
+        }
+
+        return target.TrySend(message) ? SentEvent.Instance : new PutEvent<T>(target, message);
+    }
+
     /// <summary>Sends from an OS thread, blocking while the mailbox is full; refuses a green thread, whose worker it would stall.</summary>
     internal static void SendBlocking<T>(IBoundedTarget<T> target, T message, CancellationToken cancellationToken)
     {

@@ -10,8 +10,11 @@ internal interface IBoundedTarget<T>
     /// <summary>Gets the senders waiting for room.</summary>
     WaiterQueue Room { get; }
 
-    /// <summary>Sends if there is room, waking a receiver if one waits; never waits. Any thread.</summary>
+    /// <summary>Sends if there is room, waking a receiver if one waits; never waits. A bounded target only; any thread.</summary>
     bool TryAdd(T message);
+
+    /// <summary>Sends at once into an unbounded target, or as <see cref="TryAdd"/> into a bounded one.</summary>
+    bool TrySend(T message);
 
     /// <summary>Gets a value indicating whether there seems to be room; a look, with nothing reserved.</summary>
     bool HasRoom();

@@ -204,22 +204,7 @@ public sealed class Mailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
             return;
         }
 
-        var context = ThreadContext.Current;
-        context.Worker?.CountSend();
-        var tail = Volatile.Read(ref _tail);
-        if (TestHooks.Enabled)
-        {
-            TestHooks.AfterTailRead?.Invoke(this);
-        }
-
-        var appended = tail is null ? MailboxSegment<T>.NoRoom : tail.TryAppend(message, ref _tail);
-        if (appended == MailboxSegment<T>.Appended
-            || (appended != MailboxSegment<T>.AppendedToParked && !SendSlow(message)))
-        {
-            return;
-        }
-
-        WakeReceiver(context);
+        Append(message, alongside: false);
     }
 
     /// <summary>
@@ -266,15 +251,7 @@ public sealed class Mailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
     /// <param name="message">The message.</param>
     /// <param name="cancellationToken">Cancels the wait for room; the message is then not sent.</param>
     /// <returns>A task that completes when the message is in.</returns>
-    public ValueTask SendAsync(T message, CancellationToken cancellationToken = default)
-    {
-        if (cancellationToken.IsCancellationRequested)
-        {
-            return ValueTask.FromCanceled(cancellationToken);
-        }
-
-        return TrySend(message) ? default : new ValueTask(BoundedSends.SendWhenRoomAsync(this, message, cancellationToken));
-    }
+    public ValueTask SendAsync(T message, CancellationToken cancellationToken = default) => BoundedSends.SendAsync(this, message, cancellationToken);
 
     /// <summary>
     /// Gets the event a green thread yields to send into a bounded mailbox: the message goes in at once if there is
@@ -289,16 +266,14 @@ public sealed class Mailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
     /// <param name="message">The message.</param>
     /// <returns>The event to yield.</returns>
     /// <exception cref="InvalidOperationException">The caller is not a green thread.</exception>
-    public Event Put(T message)
-    {
-        if (ThreadContext.Current.Worker is null)
-        {
-            throw new InvalidOperationException(
-                $"Put() into {this} was called outside a green thread, which cannot yield the event it returns; call Send or SendAsync instead.");
-        }
+    public Event Put(T message) => BoundedSends.Put(this, message);
 
-        return TrySend(message) ? SentEvent.Instance : new PutEvent<T>(this, message);
-    }
+    /// <summary>
+    /// Sends into an unbounded mailbox for a sender that goes on running: a receiver it wakes is queued where an idle
+    /// worker can take it, not in this worker's run-next slot (see <see cref="Scheduler.ReadyAlongside"/>). For the
+    /// pull protocol, whose both sides send and carry on.
+    /// </summary>
+    internal void SendAlongside(T message) => Append(message, alongside: true);
 
     /// <summary>Appends to a bounded mailbox if it has room, waking the receiver if it was parked. Any thread.</summary>
     bool IBoundedTarget<T>.TryAdd(T message) => TryAdd(message);
@@ -324,8 +299,30 @@ public sealed class Mailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
     /// <summary>Gets a value indicating whether a bounded mailbox's next slot is free; a look for a waiting sender.</summary>
     bool IBoundedTarget<T>.HasRoom() => _tail!.HasRoom();
 
+    /// <summary>The unbounded send: append, and wake the receiver if this append took its park mark.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void Append(T message, bool alongside)
+    {
+        var context = ThreadContext.Current;
+        context.Worker?.CountSend();
+        var tail = Volatile.Read(ref _tail);
+        if (TestHooks.Enabled)
+        {
+            TestHooks.AfterTailRead?.Invoke(this);
+        }
+
+        var appended = tail is null ? MailboxSegment<T>.NoRoom : tail.TryAppend(message, ref _tail);
+        if (appended == MailboxSegment<T>.Appended
+            || (appended != MailboxSegment<T>.AppendedToParked && !SendSlow(message)))
+        {
+            return;
+        }
+
+        WakeReceiver(context, alongside);
+    }
+
     /// <summary>Makes the parked receiver ready; called by the one sender whose append took the park mark.</summary>
-    private void WakeReceiver(ThreadContext context)
+    private void WakeReceiver(ThreadContext context, bool alongside = false)
     {
         if (TestHooks.Enabled)
         {
@@ -334,7 +331,14 @@ public sealed class Mailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
 
         var receiver = _receiver!;
         Volatile.Write(ref _wakes, _wakes + 1);
-        receiver.Scheduler.Ready(receiver, context);
+        if (alongside)
+        {
+            receiver.Scheduler.ReadyAlongside(receiver);
+        }
+        else
+        {
+            receiver.Scheduler.Ready(receiver, context);
+        }
     }
 
     /// <summary>

@@ -123,27 +123,10 @@ public sealed class SharedMailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
     }
 
     /// <inheritdoc/>
-    public ValueTask SendAsync(T message, CancellationToken cancellationToken = default)
-    {
-        if (cancellationToken.IsCancellationRequested)
-        {
-            return ValueTask.FromCanceled(cancellationToken);
-        }
-
-        return TrySend(message) ? default : new ValueTask(BoundedSends.SendWhenRoomAsync(this, message, cancellationToken));
-    }
+    public ValueTask SendAsync(T message, CancellationToken cancellationToken = default) => BoundedSends.SendAsync(this, message, cancellationToken);
 
     /// <inheritdoc/>
-    public Event Put(T message)
-    {
-        if (ThreadContext.Current.Worker is null)
-        {
-            throw new InvalidOperationException(
-                $"Put() into {this} was called outside a green thread, which cannot yield the event it returns; call Send or SendAsync instead.");
-        }
-
-        return TrySend(message) ? SentEvent.Instance : new PutEvent<T>(this, message);
-    }
+    public Event Put(T message) => BoundedSends.Put(this, message);
 
     /// <summary>
     /// Makes a receive event for one receiving green thread: it yields the event for every message, and after it

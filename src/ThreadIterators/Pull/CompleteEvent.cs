@@ -18,7 +18,7 @@ internal sealed class CompleteEvent<T>(PullSource<T> source) : Event
         if (source.Current is { } partial)
         {
             source.Current = null;
-            partial.Owner.Replies.Send(partial);
+            partial.Owner.Replies.SendAlongside(partial);
         }
 
         return TellAll(thread, worker);
@@ -69,6 +69,6 @@ internal sealed class CompleteEvent<T>(PullSource<T> source) : Event
         _told++;
         request.Count = 0;
         request.End = true;
-        puller.Replies.Send(request);
+        puller.Replies.SendAlongside(request);
     }
 }

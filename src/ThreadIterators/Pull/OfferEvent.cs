@@ -54,7 +54,7 @@ internal sealed class OfferEvent<T>(PullSource<T> source) : Event
         if (batch.Count == batch.Items.Length)
         {
             source.Current = null;
-            batch.Owner.Replies.Send(batch);
+            batch.Owner.Replies.SendAlongside(batch);
         }
 
         return EventOutcome.Continue;

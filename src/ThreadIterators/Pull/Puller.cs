@@ -81,19 +81,19 @@ public sealed class Puller<T>
             }
 
             read.Count = 0;
-            _source.Requests.Send(read);
+            _source.Requests.SendAlongside(read);
         }
 
         if (_idle is { } first)
         {
             _idle = null;
-            _source.Requests.Send(first);
+            _source.Requests.SendAlongside(first);
         }
 
         if (_spare is { } second)
         {
             _spare = null;
-            _source.Requests.Send(second);
+            _source.Requests.SendAlongside(second);
         }
     }
 

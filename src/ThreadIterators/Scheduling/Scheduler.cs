@@ -364,6 +364,25 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
         }
     }
 
+    /// <summary>
+    /// Makes a parked thread runnable for a waker that goes on running: a receiver releasing senders that wait for
+    /// room, a sender waking a receiver of a shared mailbox. Under work stealing the thread goes to the waker's
+    /// stealable queue rather than its run-next slot, where it would wait for the waker's turn to end while an idle
+    /// worker could run it; other policies place it as on any wake-up.
+    /// </summary>
+    internal void ReadyAlongside(GreenThread thread)
+    {
+        var context = ThreadContext.Current;
+        if (_wakesToRunNext && context.Worker is { } worker && worker.Scheduler == this)
+        {
+            worker.PushLocal(thread);
+        }
+        else
+        {
+            Ready(thread, context);
+        }
+    }
+
     /// <summary>Adds a thread to the inject queue; any thread.</summary>
     internal void Inject(GreenThread thread, bool wake)
     {

@@ -75,7 +75,7 @@ internal sealed class Waiter
     {
         if (Thread is not null)
         {
-            Thread.Scheduler.Ready(Thread);
+            Thread.Scheduler.ReadyAlongside(Thread);
         }
         else if (Signal is not null)
         {

@@ -102,6 +102,46 @@ public abstract partial class RuntimeContract
     }
 
     [Fact]
+    public void SharedMailbox_BoundedOneReceiver_TwoGreenSenders_PerSenderOrderKept()
+    {
+        const int perSender = 30_000;
+        var shared = new SharedMailbox<long>(4, "ordered");
+        var counts = new long[2];
+        long outOfOrder = 0;
+        var receiver = Scheduler.Spawn(Consume(), "receiver");
+        Scheduler.Spawn(Put(0), "sender 0");
+        Scheduler.Spawn(Put(1), "sender 1");
+        Join(receiver);
+        WaitForAll();
+        Assert.Equal(0, outOfOrder);
+        Assert.All(counts, c => Assert.Equal(perSender, c));
+
+        IEnumerable<Event> Put(int sender)
+        {
+            for (var i = 0; i < perSender; i++)
+            {
+                yield return shared.Put(Encode(sender, i));
+            }
+        }
+
+        IEnumerable<Event> Consume()
+        {
+            var message = shared.Recv();
+            for (var received = 0; received < 2 * perSender; received++)
+            {
+                yield return message;
+                var sender = (int)(message.Value >> 32);
+                if ((int)message.Value != counts[sender])
+                {
+                    outOfOrder++;
+                }
+
+                counts[sender]++;
+            }
+        }
+    }
+
+    [Fact]
     public void SharedMailbox_IdleReceivers_EachMessageWakesOne_OneSendersMessagesTakenInOrder()
     {
         const int receivers = 4;

@@ -59,6 +59,7 @@ public abstract partial class RuntimeContract
 
         IEnumerable<Event> Consume(Puller<int> puller)
         {
+            var last = -1;
             while (true)
             {
                 yield return puller.Next();
@@ -74,13 +75,16 @@ public abstract partial class RuntimeContract
                     Interlocked.Increment(ref badBatches);
                 }
 
+                // The producer offers in order and answers requests oldest first, so each consumer's items rise
+                // within a batch and from one batch to the next.
                 for (var i = 0; i < batch.Count; i++)
                 {
-                    if (i > 0 && batch[i] <= batch[i - 1])
+                    if (batch[i] <= last)
                     {
                         Interlocked.Increment(ref outOfOrder);
                     }
 
+                    last = batch[i];
                     Interlocked.Increment(ref seen[batch[i]]);
                 }
 
