@@ -105,9 +105,6 @@ public sealed class Mailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
     /// <summary>The one receive event of this mailbox, reused for every message.</summary>
     private readonly ReceiveEvent<T> _receive;
 
-    /// <summary>Messages the receiver has taken, for <see cref="Count"/>. Receiver only.</summary>
-    private long _taken;
-
     /// <summary>Initializes a new, empty, unbounded mailbox.</summary>
     /// <param name="name">An optional name that exceptions and the debugger show.</param>
     public Mailbox(string? name = null)
@@ -135,10 +132,12 @@ public sealed class Mailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
         // The one segment, for good: a bounded mailbox never grows, shrinks or pools its slots, and its receiver
         // never waits for a first segment. At least two slots: with one, a full slot's sequence (position + 1) would
         // read as free for the next position.
-        var segment = new MailboxSegment<T>((int)BitOperations.RoundUpToPowerOf2((uint)Math.Max(2, capacity)), capacity);
+        var segment = new MailboxSegment<T>(
+            (int)BitOperations.RoundUpToPowerOf2((uint)Math.Max(2, capacity)),
+            capacity,
+            new WaiterQueue(releaseAt: Math.Max(1, capacity / 4)));
         _tail = segment;
         _head = segment;
-        _room = new WaiterQueue(releaseAt: Math.Max(1, capacity / 4));
     }
 
     /// <summary>The largest capacity of a bounded mailbox, whose slots are allocated up front.</summary>
@@ -148,7 +147,7 @@ public sealed class Mailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
     public string? Name { get; }
 
     /// <summary>Gets the most messages the mailbox holds, or null if it is unbounded.</summary>
-    public int? Capacity => _room is null ? null : _head!.Bound;
+    public int? Capacity => Room is null ? null : _head!.Bound;
 
     /// <summary>
     /// Gets the number of messages in the mailbox: a snapshot, exact when the receiver reads it while no send is under
@@ -158,30 +157,34 @@ public sealed class Mailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
     {
         get
         {
-            var taken = Volatile.Read(ref _taken);
+            // Taken before appended, so a snapshot errs towards more, never below zero, unless the receiver moved to
+            // the next segment between the two reads of its side (then it is off for that moment).
+            var head = Volatile.Read(ref _head);
+            var position = Volatile.Read(ref _headPosition);
             var tail = Volatile.Read(ref _tail);
-            if (tail is null || tail == s_parkedEmpty)
+            if (head is null || tail is null || tail == s_parkedEmpty)
             {
                 return 0;
             }
 
-            var count = tail.Base + MailboxSegment<T>.PositionOf(Volatile.Read(ref tail.TailWord)) - taken;
+            var taken = Volatile.Read(ref head.Base) + position;
+            var count = Volatile.Read(ref tail.Base) + MailboxSegment<T>.PositionOf(Volatile.Read(ref tail.TailWord)) - taken;
             return count <= 0 ? 0 : (int)Math.Min(count, int.MaxValue);
         }
     }
 
-    /// <summary>The senders waiting for room; null for an unbounded mailbox.</summary>
-    private readonly WaiterQueue? _room;
+    /// <summary>Gets the senders waiting for room; null for an unbounded mailbox. Any thread: a bounded mailbox's tail never changes.</summary>
+    private WaiterQueue? Room => Volatile.Read(ref _tail)?.Room;
 
     /// <summary>Gets a value indicating whether the receiver is parked on an empty mailbox; for tests.</summary>
     internal bool IsReceiverParked => Volatile.Read(ref _tail) is { } tail
         && (tail == s_parkedEmpty || (Volatile.Read(ref tail.TailWord) & MailboxSegment<T>.Parked) != 0);
 
     /// <summary>Gets the number of senders waiting for room in a bounded mailbox; for tests.</summary>
-    internal int WaitingSenders => _room?.Count ?? 0;
+    internal int WaitingSenders => Room?.Count ?? 0;
 
     /// <inheritdoc/>
-    WaiterQueue IBoundedTarget<T>.Room => _room!;
+    WaiterQueue IBoundedTarget<T>.Room => Room!;
 
     /// <summary>Gets the segment senders append to, if any; for tests.</summary>
     internal object? TailSegment => Volatile.Read(ref _tail);
@@ -198,13 +201,14 @@ public sealed class Mailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
     /// <exception cref="InvalidOperationException">The mailbox is bounded and the caller is a green thread.</exception>
     public void Send(T message)
     {
-        if (_room is not null)
+        var tail = Volatile.Read(ref _tail);
+        if (tail is not null && tail.Room is not null)
         {
             BoundedSends.SendBlocking(this, message, CancellationToken.None);
             return;
         }
 
-        Append(message, alongside: false);
+        Append(message, tail, alongside: false);
     }
 
     /// <summary>
@@ -217,7 +221,7 @@ public sealed class Mailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
     /// <exception cref="InvalidOperationException">The mailbox is bounded and the caller is a green thread.</exception>
     public void Send(T message, CancellationToken cancellationToken)
     {
-        if (_room is null)
+        if (Room is null)
         {
             Send(message);
         }
@@ -235,7 +239,7 @@ public sealed class Mailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
     /// <returns>True if the message is in; false if the bounded mailbox was full, and the message was not sent.</returns>
     public bool TrySend(T message)
     {
-        if (_room is null)
+        if (Room is null)
         {
             Send(message);
             return true;
@@ -273,7 +277,7 @@ public sealed class Mailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
     /// worker can take it, not in this worker's run-next slot (see <see cref="Scheduler.ReadyAlongside"/>). For the
     /// pull protocol, whose both sides send and carry on.
     /// </summary>
-    internal void SendAlongside(T message) => Append(message, alongside: true);
+    internal void SendAlongside(T message) => Append(message, Volatile.Read(ref _tail), alongside: true);
 
     /// <summary>Appends to a bounded mailbox if it has room, waking the receiver if it was parked. Any thread.</summary>
     bool IBoundedTarget<T>.TryAdd(T message) => TryAdd(message);
@@ -301,11 +305,10 @@ public sealed class Mailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
 
     /// <summary>The unbounded send: append, and wake the receiver if this append took its park mark.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private void Append(T message, bool alongside)
+    private void Append(T message, MailboxSegment<T>? tail, bool alongside)
     {
         var context = ThreadContext.Current;
         context.Worker?.CountSend();
-        var tail = Volatile.Read(ref _tail);
         if (TestHooks.Enabled)
         {
             TestHooks.AfterTailRead?.Invoke(this);
@@ -388,8 +391,7 @@ public sealed class Mailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
                     var bound = segment.Bound;
                     Volatile.Write(ref slots[(position + bound) & (slots.Length - 1)].Sequence, position + bound);
                     _headPosition = position + 1;
-                    Volatile.Write(ref _taken, _taken + 1);
-                    if (_room is { } room)
+                    if (segment.Room is { } room)
                     {
                         if (room.Count != 0)
                         {
@@ -425,7 +427,12 @@ public sealed class Mailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
                 // (a growth moves the tail on before it freezes, and a shrink is this receiver's own), so no sender
                 // can reserve a slot of it any more, and another mailbox may have it.
                 var drained = segment;
-                _head = segment = segment.Next!;
+                var next = segment.Next!;
+
+                // The growth that linked the next segment sets the same count after its freeze; whichever comes
+                // first, the receiver's side of Count needs it now.
+                Volatile.Write(ref next.Base, drained.Base + position);
+                _head = segment = next;
                 _headPosition = 0;
                 SegmentPool<T>.Return(drained);
             }
@@ -459,7 +466,7 @@ public sealed class Mailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
                 return false;
             }
 
-            if (segment.Capacity >= ShrinkFrom && _room is null)
+            if (segment.Capacity >= ShrinkFrom && segment.Room is null)
             {
                 // Empty after a burst: give the large segment back rather than keep it while parked.
                 ShrinkIfEmpty(segment);
@@ -481,7 +488,7 @@ public sealed class Mailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
             TestHooks.AfterParkExchange?.Invoke(this);
         }
 
-        if (_room is { } waiting && waiting.Count != 0)
+        if (segment?.Room is { } waiting && waiting.Count != 0)
         {
             // Parked on an empty mailbox, after a full fence (the swap): a sender that started waiting while a take
             // missed it is seen here at the latest. Only the queue is touched; the receiver may already run elsewhere.

@@ -86,10 +86,11 @@ internal sealed class MailboxSegment<T>
     }
 
     /// <summary>Creates a segment of <paramref name="capacity"/> slots (a power of two) that holds at most <paramref name="bound"/> messages.</summary>
-    internal MailboxSegment(int capacity, int bound)
+    internal MailboxSegment(int capacity, int bound, WaiterQueue? room = null)
     {
         Slots = new Slot[capacity];
         Bound = bound;
+        Room = room;
         for (var i = 0; i < Slots.Length; i++)
         {
             // Slots past the bound start out as if freed for a lap before position 0: neither free nor full.
@@ -99,6 +100,12 @@ internal sealed class MailboxSegment<T>
 
     /// <summary>The most messages the segment holds at once: the slot count, or a bounded mailbox's capacity.</summary>
     internal readonly int Bound;
+
+    /// <summary>
+    /// A bounded mailbox's senders waiting for room; null in every other segment. Kept here rather than in the
+    /// mailbox, whose every byte each parked thread pays for: a bounded mailbox has this one segment for good.
+    /// </summary>
+    internal readonly WaiterQueue? Room;
 
     /// <summary>Gets the number of slots.</summary>
     internal int Capacity => Slots.Length;
