@@ -14,6 +14,14 @@ internal static class BoundedSends
     /// <summary>The shared body of <c>SendAsync</c>: at once when there is room, without allocating; otherwise waits.</summary>
     internal static ValueTask SendAsync<T>(IBoundedTarget<T> target, T message, CancellationToken cancellationToken)
     {
+        if (target.Room is not null && ThreadContext.Current.Worker is { } worker)
+        {
+            // A green thread cannot await the task, and blocking on it would stall the worker; and a later TrySend of
+            // the same thread could overtake a send left pending. Refused always, not only when the mailbox is full.
+            throw new InvalidOperationException(
+                $"{worker.RunningDescription} called SendAsync on bounded {target}; a green thread yields Put(message) instead, or calls TrySend.");
+        }
+
         if (cancellationToken.IsCancellationRequested)
         {
             return ValueTask.FromCanceled(cancellationToken);
@@ -56,7 +64,15 @@ internal static class BoundedSends
                     continue;
                 }
 
-                waiter.Signal.Wait(cancellationToken);
+                try
+                {
+                    waiter.Signal.Wait(cancellationToken);
+                }
+                catch (OperationCanceledException)
+                {
+                    PassOnIfWoken(target, waiter);
+                    throw;
+                }
             }
         }
         finally
@@ -86,9 +102,25 @@ internal static class BoundedSends
                 await waiter.Completion!.Task.ConfigureAwait(false);
             }
 
-            cancellationToken.ThrowIfCancellationRequested();
+            if (cancellationToken.IsCancellationRequested)
+            {
+                PassOnIfWoken(target, waiter);
+                cancellationToken.ThrowIfCancellationRequested();
+            }
         }
         while (!target.TryAdd(message));
+    }
+
+    /// <summary>
+    /// A sender that gives up after a release woke it would use up that release, and the room it was woken for could
+    /// sit unused while other senders wait; it passes the wake-up on to the next waiter instead.
+    /// </summary>
+    internal static void PassOnIfWoken<T>(IBoundedTarget<T> target, Waiter waiter)
+    {
+        if (!waiter.TryWithdraw() && (Volatile.Read(ref waiter.State) & Waiter.StateMask) == Waiter.Woken)
+        {
+            target.Room.Release(1);
+        }
     }
 
     private static void WithdrawCancelled(Waiter waiter)

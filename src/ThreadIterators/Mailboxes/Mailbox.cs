@@ -393,6 +393,10 @@ public sealed class Mailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
                     _headPosition = position + 1;
                     if (segment.Room is { } room)
                     {
+                        // Store-load fence, bounded mailboxes only: the freed slot must be visible before the count
+                        // of waiting senders is read, or a sender that queued just then and saw the slot still full
+                        // would wait until this receiver's next take or park, which may never come.
+                        Interlocked.MemoryBarrier();
                         if (room.Count != 0)
                         {
                             ReleaseRoom(room, segment);
@@ -655,6 +659,7 @@ public sealed class Mailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
                 lock (next)
                 {
                     Volatile.Write(ref full.Next, next);
+                    var fullBase = full.Base;
 
                     // The tail moves on before the freeze. Once the segment is frozen, the receiver may drain it and
                     // give it to the pool, which unfreezes it for its next life; were it still the tail then, a sender
@@ -663,7 +668,8 @@ public sealed class Mailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
                     // the receiver drains it to.
                     Volatile.Write(ref _tail, next);
                     var wake = full.Freeze(out var appended);
-                    Volatile.Write(ref next.Base, full.Base + appended);
+                    // Read before the freeze: once frozen, the receiver may drain the segment into the pool, which resets it.
+                    Volatile.Write(ref next.Base, fullBase + appended);
                     if (TestHooks.Enabled)
                     {
                         TestHooks.AfterFreeze?.Invoke(this);

@@ -75,8 +75,10 @@ internal sealed class MailboxSegment<T>
     internal MailboxSegment<T>? Next;
 
     /// <summary>
-    /// Messages appended to the mailbox's earlier segments, so that this segment's positions count on from there;
-    /// set before the segment becomes the tail. For <see cref="Mailbox{T}.Count"/>.
+    /// Messages appended to the mailbox's earlier segments, so that this segment's positions count on from there.
+    /// Set by the growth that links the segment once the freeze has fixed the previous one's count (so for a moment
+    /// after it became the tail it may still read 0), and, with the same value, by the receiver when it moves on to it.
+    /// For <see cref="Mailbox{T}.Count"/>.
     /// </summary>
     internal long Base;
 

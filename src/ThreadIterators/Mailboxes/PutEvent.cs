@@ -42,7 +42,14 @@ internal sealed class PutEvent<T> : Event
 
     internal override EventOutcome Resume(GreenThread thread, Worker worker) => TrySend(thread);
 
-    internal override void Abandon(GreenThread thread) => _waiter?.TryWithdraw();
+    internal override void Abandon(GreenThread thread)
+    {
+        if (_waiter is { } waiter)
+        {
+            // Woken but disposed before it ran: the room it was woken for goes to the next waiting sender.
+            BoundedSends.PassOnIfWoken(_target, waiter);
+        }
+    }
 
     private EventOutcome TrySend(GreenThread thread)
     {

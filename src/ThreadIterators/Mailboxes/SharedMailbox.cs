@@ -167,11 +167,23 @@ public sealed class SharedMailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
 
     private bool TryAdd(T message)
     {
-        if (Interlocked.Decrement(ref _free) < 0)
+        // A compare-and-swap that never takes the count below zero: a decrement undone after the fact would hide
+        // room for a moment, and a receiver giving room back in that moment would see none to release.
+        var free = Volatile.Read(ref _free);
+        while (true)
         {
-            // Full. A receiver that gave room back meanwhile left it here; the caller's second look finds it.
-            Interlocked.Increment(ref _free);
-            return false;
+            if (free <= 0)
+            {
+                return false;
+            }
+
+            var seen = Interlocked.CompareExchange(ref _free, free - 1, free);
+            if (seen == free)
+            {
+                break;
+            }
+
+            free = seen;
         }
 
         Enqueue(message);

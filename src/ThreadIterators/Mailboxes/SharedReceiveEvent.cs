@@ -49,7 +49,14 @@ public sealed class SharedReceiveEvent<T> : Event
 
     internal override EventOutcome Resume(GreenThread thread, Worker worker) => Receive(_waiter!);
 
-    internal override void Abandon(GreenThread thread) => _waiter?.TryWithdraw();
+    internal override void Abandon(GreenThread thread)
+    {
+        // Woken for a message but disposed before it ran: another parked receiver gets the wake-up instead.
+        if (_waiter is { } waiter && !waiter.TryWithdraw() && (Volatile.Read(ref waiter.State) & Waiter.StateMask) == Waiter.Woken)
+        {
+            _mailbox.Receivers.Release(1);
+        }
+    }
 
     private EventOutcome Receive(Waiter waiter)
     {

@@ -56,8 +56,8 @@ public sealed class PullSource<T>
     /// <summary>Pullers connected; each must be answered with the end before <see cref="Complete"/> completes.</summary>
     private int _connected;
 
-    /// <summary>Set once the producer has yielded <see cref="Complete"/>; no puller may connect after.</summary>
-    private volatile bool _completing;
+    /// <summary>Set (1) once the producer has called <see cref="Complete"/>; no puller may connect after.</summary>
+    private int _completing;
 
     /// <summary>Initializes a source with no consumers yet.</summary>
     /// <param name="name">An optional name that exceptions and the debugger show.</param>
@@ -93,8 +93,10 @@ public sealed class PullSource<T>
     public Puller<T> Connect(int batchSize, bool prefetch = false)
     {
         ArgumentOutOfRangeException.ThrowIfLessThan(batchSize, 1);
+        // Counted in (a full fence) before the look at the flag; Complete sets the flag (a full fence) before it
+        // counts the pullers to tell: one of the two sees the other.
         Interlocked.Increment(ref _connected);
-        if (_completing)
+        if (Volatile.Read(ref _completing) != 0)
         {
             Interlocked.Decrement(ref _connected);
             throw new InvalidOperationException($"{this} has completed; a consumer can no longer connect.");
@@ -112,7 +114,7 @@ public sealed class PullSource<T>
     /// <exception cref="InvalidOperationException">The producer has completed.</exception>
     public Event Offer(T item)
     {
-        if (_completing)
+        if (Volatile.Read(ref _completing) != 0)
         {
             throw new InvalidOperationException($"Offer() on {this} after Complete(): the consumers have been told there is nothing more.");
         }
@@ -123,12 +125,14 @@ public sealed class PullSource<T>
 
     /// <summary>
     /// Gets the event the producer yields when it has nothing more: the partly filled batch goes to its consumer,
-    /// and every connected puller's next request is answered with the end. Completes once every puller has been told.
+    /// and every connected puller's next request is answered with the end. Completes once every puller has been told,
+    /// so every connected puller must keep asking (<see cref="Puller{T}.Next"/>) until it is completed; a consumer that
+    /// stops early leaves the producer waiting.
     /// </summary>
     /// <returns>This source's completion event.</returns>
     public Event Complete()
     {
-        _completing = true;
+        Interlocked.Exchange(ref _completing, 1);
         return _complete;
     }
 

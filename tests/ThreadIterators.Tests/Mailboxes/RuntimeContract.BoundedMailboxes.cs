@@ -298,4 +298,49 @@ public abstract partial class RuntimeContract
         Assert.True(inbox.TrySend(1000));
         Assert.Equal(401, inbox.Count);
     }
+
+    [Fact]
+    public void Put_ReceiverTakesOneThenJoinsTheProducer_ProducerIsReleased()
+    {
+        // The receiver never takes or parks on the mailbox again, so only the take that freed the slot can release
+        // the producer waiting for it.
+        for (var round = 0; round < 200; round++)
+        {
+            var inbox = new Mailbox<int>(1, "one slot");
+            var producer = Scheduler.Spawn(PutTwo(inbox), "producer");
+            var receiver = Scheduler.Spawn(TakeOneThenJoin(inbox, producer), "receiver");
+            Join(receiver);
+            Join(producer);
+            Assert.Equal(1, inbox.Count);
+        }
+
+        static IEnumerable<Event> PutTwo(Mailbox<int> inbox)
+        {
+            yield return inbox.Put(1);
+            yield return inbox.Put(2);
+        }
+
+        static IEnumerable<Event> TakeOneThenJoin(Mailbox<int> inbox, GreenThread producer)
+        {
+            yield return inbox.Recv();
+            yield return producer.Exited;
+        }
+    }
+
+    [Fact]
+    public void SendAsync_BoundedFromGreenThread_FaultsNamingThreadAndMailbox()
+    {
+        var inbox = new Mailbox<int>(8, "orders");
+        var sender = Scheduler.Spawn(SendOne(), "hasty");
+        var error = Assert.Throws<InvalidOperationException>(() => sender.Wait(Timeout));
+        Assert.Contains("'hasty'", error.Message, StringComparison.Ordinal);
+        Assert.Contains("'orders'", error.Message, StringComparison.Ordinal);
+        Assert.Equal(0, inbox.Count);
+
+        IEnumerable<Event> SendOne()
+        {
+            inbox.SendAsync(1).AsTask().Wait(Timeout);
+            yield break;
+        }
+    }
 }
