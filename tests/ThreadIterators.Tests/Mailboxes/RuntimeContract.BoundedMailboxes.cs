@@ -91,26 +91,7 @@ public abstract partial class RuntimeContract
             Scheduler.Spawn(Put(s), $"green sender {s}");
         }
 
-        var blocking = new Thread(() =>
-        {
-            for (var i = 0; i < perSender; i++)
-            {
-                inbox.Send(Encode(green, i));
-                Interlocked.Increment(ref completed[green]);
-            }
-        });
-        blocking.Start();
-        var asynchronous = Task.Run(async () =>
-        {
-            for (var i = 0; i < perSender; i++)
-            {
-                await inbox.SendAsync(Encode(green + 1, i));
-                Interlocked.Increment(ref completed[green + 1]);
-            }
-        });
-
-        Assert.True(blocking.Join(Timeout), "the blocking sender finished");
-        await asynchronous.WaitAsync(Timeout);
+        await SendFromOsThreads(inbox, green, perSender, completed);
         Join(consumer);
         WaitForAll();
 
@@ -342,5 +323,33 @@ public abstract partial class RuntimeContract
             inbox.SendAsync(1).AsTask().Wait(Timeout);
             yield break;
         }
+    }
+
+    /// <summary>
+    /// Sends <paramref name="perSender"/> messages as sender <paramref name="first"/> from a blocked OS thread and as
+    /// sender <paramref name="first"/> + 1 with awaited <c>SendAsync</c>, counting each completed send, and waits for both.
+    /// </summary>
+    private static async Task SendFromOsThreads(IMessageTarget<long> target, int first, int perSender, long[] completed)
+    {
+        var blocking = new Thread(() =>
+        {
+            for (var i = 0; i < perSender; i++)
+            {
+                target.Send(Encode(first, i));
+                Interlocked.Increment(ref completed[first]);
+            }
+        });
+        blocking.Start();
+        var asynchronous = Task.Run(async () =>
+        {
+            for (var i = 0; i < perSender; i++)
+            {
+                await target.SendAsync(Encode(first + 1, i));
+                Interlocked.Increment(ref completed[first + 1]);
+            }
+        });
+
+        Assert.True(blocking.Join(Timeout), "the blocking sender finished");
+        await asynchronous.WaitAsync(Timeout);
     }
 }

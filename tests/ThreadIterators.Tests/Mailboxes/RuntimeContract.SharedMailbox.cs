@@ -35,26 +35,7 @@ public abstract partial class RuntimeContract
             Scheduler.Spawn(Put(s), $"green sender {s}");
         }
 
-        var blocking = new Thread(() =>
-        {
-            for (var i = 0; i < perSender; i++)
-            {
-                shared.Send(Encode(green, i));
-                Interlocked.Increment(ref completed[green]);
-            }
-        });
-        blocking.Start();
-        var asynchronous = Task.Run(async () =>
-        {
-            for (var i = 0; i < perSender; i++)
-            {
-                await shared.SendAsync(Encode(green + 1, i));
-                Interlocked.Increment(ref completed[green + 1]);
-            }
-        });
-
-        Assert.True(blocking.Join(Timeout), "the blocking sender finished");
-        await asynchronous.WaitAsync(Timeout);
+        await SendFromOsThreads(shared, green, perSender, completed);
         WaitUntil(() => Scheduler.LiveThreadCount == receivers, "the green senders finish");
         for (var r = 0; r < receivers; r++)
         {
