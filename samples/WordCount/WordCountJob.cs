@@ -84,7 +84,8 @@ public static class WordCountJob
                 scheduler.Spawn(ProducePushed(shared, [shared], consumers, credits, dump, passes), "producer");
                 for (var i = 0; i < consumers; i++)
                 {
-                    scheduler.Spawn(ConsumeShared(shared.Recv(), counts[i], credits), $"consumer {i}");
+                    var receive = shared.Recv();
+                    scheduler.Spawn(Consume(receive, () => receive.Value, counts[i], credits), $"consumer {i}");
                 }
             }
             else
@@ -94,7 +95,8 @@ public static class WordCountJob
                 scheduler.Spawn(ProducePushed(router, mailboxes, 1, credits, dump, passes), "producer");
                 for (var i = 0; i < consumers; i++)
                 {
-                    scheduler.Spawn(ConsumeOwn(mailboxes[i], counts[i], credits), $"consumer {i}");
+                    var receive = mailboxes[i].Recv();
+                    scheduler.Spawn(Consume(receive, () => receive.Value, counts[i], credits), $"consumer {i}");
                 }
             }
         }
@@ -131,33 +133,21 @@ public static class WordCountJob
         }
     }
 
-    private static IEnumerable<Event> ConsumeOwn(Mailbox<Page?> inbox, WordCounts counts, CreditWindow? credits)
+    /// <summary>
+    /// A pushed-to consumer: yields its receive event (its own mailbox's or the shared mailbox's) and counts each
+    /// page that <paramref name="page"/> then gives, until a null page; under flow control it acknowledges each.
+    /// </summary>
+    private static IEnumerable<Event> Consume(Event receive, Func<Page?> page, WordCounts counts, CreditWindow? credits)
     {
-        var page = inbox.Recv();
         while (true)
         {
-            yield return page;
-            if (page.Value is null)
+            yield return receive;
+            if (page() is not { } received)
             {
                 yield break;
             }
 
-            counts.Add(page.Value);
-            credits?.Release();
-        }
-    }
-
-    private static IEnumerable<Event> ConsumeShared(SharedReceiveEvent<Page?> page, WordCounts counts, CreditWindow? credits)
-    {
-        while (true)
-        {
-            yield return page;
-            if (page.Value is null)
-            {
-                yield break;
-            }
-
-            counts.Add(page.Value);
+            counts.Add(received);
             credits?.Release();
         }
     }

@@ -18,23 +18,17 @@ internal sealed class NextBatchEvent<T>(Puller<T> puller) : Event
         }
 
         puller.Ask();
-        var receive = puller.Replies.Recv();
-        var outcome = receive.Park(thread, worker);
-        if (outcome == EventOutcome.Continue)
-        {
-            puller.Received(receive.Value);
-        }
-
-        return outcome;
+        return Received(puller.Replies.Recv().Park(thread, worker));
     }
 
-    internal override EventOutcome Resume(GreenThread thread, Worker worker)
+    internal override EventOutcome Resume(GreenThread thread, Worker worker) => Received(puller.Replies.Recv().Resume(thread, worker));
+
+    /// <summary>Once the reply mailbox's receive has completed, hands the batch to the puller.</summary>
+    private EventOutcome Received(EventOutcome outcome)
     {
-        var receive = puller.Replies.Recv();
-        var outcome = receive.Resume(thread, worker);
         if (outcome == EventOutcome.Continue)
         {
-            puller.Received(receive.Value);
+            puller.Received(puller.Replies.Recv().Value);
         }
 
         return outcome;

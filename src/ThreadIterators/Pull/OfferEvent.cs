@@ -14,33 +14,20 @@ internal sealed class OfferEvent<T>(PullSource<T> source) : Event
     /// <inheritdoc/>
     public override string ToString() => $"Offer() on {source}";
 
-    internal override EventOutcome Park(GreenThread thread, Worker worker)
+    internal override EventOutcome Park(GreenThread thread, Worker worker) =>
+        source.Current is null ? Received(source.Requests.Recv().Park(thread, worker)) : Add();
+
+    internal override EventOutcome Resume(GreenThread thread, Worker worker) => Received(source.Requests.Recv().Resume(thread, worker));
+
+    /// <summary>Once the request mailbox's receive has completed, takes the request and adds the item to it.</summary>
+    private EventOutcome Received(EventOutcome outcome)
     {
-        if (source.Current is null)
-        {
-            var receive = source.Requests.Recv();
-            var outcome = receive.Park(thread, worker);
-            if (outcome != EventOutcome.Continue)
-            {
-                return outcome;
-            }
-
-            source.Current = receive.Value;
-        }
-
-        return Add();
-    }
-
-    internal override EventOutcome Resume(GreenThread thread, Worker worker)
-    {
-        var receive = source.Requests.Recv();
-        var outcome = receive.Resume(thread, worker);
         if (outcome != EventOutcome.Continue)
         {
             return outcome;
         }
 
-        source.Current = receive.Value;
+        source.Current = source.Requests.Recv().Value;
         return Add();
     }
 

@@ -57,13 +57,10 @@ public abstract partial class RuntimeContract
                     overWindow++;
                 }
 
-                var producer = (int)(message.Value >> 32);
-                if ((int)message.Value != counts[producer])
+                if (!NextInSequence(message.Value, counts))
                 {
                     outOfOrder++;
                 }
-
-                counts[producer]++;
                 credits.Release();
             }
         }

@@ -88,7 +88,7 @@ public abstract partial class RuntimeContract
         var consumer = Scheduler.Spawn(Consume(), "consumer");
         for (var s = 0; s < green; s++)
         {
-            Scheduler.Spawn(Put(s), $"green sender {s}");
+            Scheduler.Spawn(PutNumbered(inbox, s, perSender, completed), $"green sender {s}");
         }
 
         await SendFromOsThreads(inbox, green, perSender, completed);
@@ -99,15 +99,6 @@ public abstract partial class RuntimeContract
         Assert.All(counts, c => Assert.Equal(perSender, c));
         Assert.Equal(0, overCapacity);
         Assert.InRange(deepest, 1, capacity);
-
-        IEnumerable<Event> Put(int sender)
-        {
-            for (var i = 0; i < perSender; i++)
-            {
-                yield return inbox.Put(Encode(sender, i));
-                Interlocked.Increment(ref completed[sender]);
-            }
-        }
 
         IEnumerable<Event> Consume()
         {
@@ -125,13 +116,10 @@ public abstract partial class RuntimeContract
                     overCapacity++;
                 }
 
-                var sender = (int)(message.Value >> 32);
-                if ((int)message.Value != counts[sender])
+                if (!NextInSequence(message.Value, counts))
                 {
                     outOfOrder++;
                 }
-
-                counts[sender]++;
             }
         }
     }
@@ -322,6 +310,19 @@ public abstract partial class RuntimeContract
         {
             inbox.SendAsync(1).AsTask().Wait(Timeout);
             yield break;
+        }
+    }
+
+    /// <summary>A green sender: yields <c>Put</c> for <paramref name="count"/> numbered messages, counting each completed send if asked.</summary>
+    private static IEnumerable<Event> PutNumbered(IMessageTarget<long> target, int sender, int count, long[]? completed = null)
+    {
+        for (var i = 0; i < count; i++)
+        {
+            yield return target.Put(Encode(sender, i));
+            if (completed is not null)
+            {
+                Interlocked.Increment(ref completed[sender]);
+            }
         }
     }
 

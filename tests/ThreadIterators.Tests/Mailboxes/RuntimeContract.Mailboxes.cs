@@ -285,6 +285,13 @@ public abstract partial class RuntimeContract
 
     private static long Encode(int sender, int sequence) => ((long)sender << 32) | (uint)sequence;
 
+    /// <summary>Counts a message made by <see cref="Encode"/> for its sender; false if it is not that sender's next one.</summary>
+    private static bool NextInSequence(long message, long[] counts)
+    {
+        var sender = (int)(message >> 32);
+        return (int)message == counts[sender]++;
+    }
+
     private static IEnumerable<Event> GreenSender(Mailbox<long> inbox, int sender, int count = MessagesPerSender)
     {
         for (var i = 0; i < count; i++)

@@ -30,8 +30,11 @@ internal static class WordCountCorpus
 
     private static string Build()
     {
-        var path = System.IO.Path.Combine(System.IO.Path.GetTempPath(), $"threaditerators-tests-{Environment.ProcessId}-wiki.xml");
-        WikiDumpWriter.Write(path, "tests", Pages);
+        // One file for every run, replaced whole (written aside, then moved over), so runs leave nothing behind.
+        var path = System.IO.Path.Combine(System.IO.Path.GetTempPath(), "threaditerators-tests-wiki.xml");
+        var writing = $"{path}.{Environment.ProcessId}";
+        WikiDumpWriter.Write(writing, "tests", Pages);
+        File.Move(writing, path, overwrite: true);
         return path;
     }
 }
