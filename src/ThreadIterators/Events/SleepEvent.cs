@@ -13,14 +13,9 @@ internal sealed class SleepEvent : Event
 
     internal SleepEvent(TimeSpan duration) => _duration = duration;
 
-    /// <summary>Gets the <see cref="System.Diagnostics.Stopwatch"/> timestamp of the latest sleep's deadline; for tests.</summary>
-    internal long LastDeadline { get; private set; }
-
     internal override EventOutcome Park(GreenThread thread, Worker worker)
     {
-        var deadline = TimerQueue.DeadlineAfter(_duration);
-        LastDeadline = deadline;
-        thread.Scheduler.Timers.Add(deadline, thread);
+        thread.Scheduler.Timers.Add(TimerQueue.DeadlineAfter(_duration), thread);
         return EventOutcome.Parked;
     }
 

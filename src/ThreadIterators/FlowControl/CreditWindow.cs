@@ -76,18 +76,6 @@ public sealed class CreditWindow
     /// <summary>Gets the credits available now; a snapshot.</summary>
     public int Available => Math.Max(0, Volatile.Read(ref _credits));
 
-    /// <summary>Gets the number of green threads parked in <see cref="Acquire"/>; for tests.</summary>
-    internal int WaitingCount
-    {
-        get
-        {
-            lock (_waiting)
-            {
-                return _waiting.Count;
-            }
-        }
-    }
-
     /// <summary>
     /// Gets the event a green thread yields to take a credit: it completes at once if one is available and
     /// otherwise parks the thread until a consumer releases one.

@@ -58,7 +58,7 @@ internal static class BoundedSends
             {
                 waiter ??= Waiter.ForOsThread();
                 waiter.Signal!.Reset();
-                var ticket = target.Room.Add(waiter);
+                var ticket = WaitingRoom(target).Add(waiter);
                 if (target.HasRoom() && waiter.TryWithdraw(ticket))
                 {
                     continue;
@@ -91,7 +91,7 @@ internal static class BoundedSends
         do
         {
             var waiter = Waiter.ForTask();
-            var ticket = target.Room.Add(waiter);
+            var ticket = WaitingRoom(target).Add(waiter);
             if (target.HasRoom() && waiter.TryWithdraw(ticket))
             {
                 continue;
@@ -119,9 +119,13 @@ internal static class BoundedSends
     {
         if (!waiter.TryWithdraw() && (Volatile.Read(ref waiter.State) & Waiter.StateMask) == Waiter.Woken)
         {
-            target.Room.Release(1);
+            WaitingRoom(target).Release(1);
         }
     }
+
+    /// <summary>Gets the queue of senders waiting for room in a target a send found full, so bounded.</summary>
+    internal static WaiterQueue WaitingRoom<T>(IBoundedTarget<T> target) =>
+        target.Room ?? throw new InvalidOperationException($"A sender waited for room in {target}, which is unbounded and never full.");
 
     private static void WithdrawCancelled(Waiter waiter)
     {

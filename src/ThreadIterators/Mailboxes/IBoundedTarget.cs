@@ -7,8 +7,8 @@ namespace ThreadIterators;
 /// <typeparam name="T">The message type.</typeparam>
 internal interface IBoundedTarget<T>
 {
-    /// <summary>Gets the senders waiting for room.</summary>
-    WaiterQueue Room { get; }
+    /// <summary>Gets the senders waiting for room; null while the target is unbounded.</summary>
+    WaiterQueue? Room { get; }
 
     /// <summary>Sends if there is room, waking a receiver if one waits; never waits. A bounded target only; any thread.</summary>
     bool TryAdd(T message);

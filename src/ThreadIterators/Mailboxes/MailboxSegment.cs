@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using System.Threading;
 
@@ -31,8 +32,8 @@ namespace ThreadIterators;
 /// can never succeed with a swap on the current one.
 /// </para>
 /// <para>
-/// Senders: <see cref="TryAppend"/> and <see cref="Freeze"/>, any thread. Slot reads and the park mark: the receiver
-/// only.
+/// Senders: <see cref="TryAppend"/> and <see cref="Freeze"/>, any thread. <see cref="TryTake"/>, slot reads and the
+/// park mark: the receiver only.
 /// </para>
 /// </remarks>
 /// <typeparam name="T">The message type.</typeparam>
@@ -169,6 +170,51 @@ internal sealed class MailboxSegment<T>
     }
 
     /// <summary>
+    /// Takes the message at <paramref name="position"/> if its sender has written it, and frees the slot of position
+    /// <c>position + Bound</c> for a sender (this slot, one lap on, unless a bounded mailbox's segment has more slots
+    /// than its capacity). Receiver only, at its head position.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal bool TryTake(long position, out T message)
+    {
+        var slots = Slots;
+        ref var slot = ref slots[position & (slots.Length - 1)];
+        if (Volatile.Read(ref slot.Sequence) != position + 1)
+        {
+            message = default!;
+            return false;
+        }
+
+        message = slot.Item;
+        if (RuntimeHelpers.IsReferenceOrContainsReferences<T>())
+        {
+            slot.Item = default!;
+        }
+
+        // After the read above, so the sender the slot is freed for cannot overwrite the message first.
+        var bound = Bound;
+        Volatile.Write(ref slots[(position + bound) & (slots.Length - 1)].Sequence, position + bound);
+        return true;
+    }
+
+    /// <summary>Gets a value indicating whether the message at <paramref name="position"/> has been written. Receiver only.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal bool HoldsMessageAt(long position) => Volatile.Read(ref Slots[position & (Slots.Length - 1)].Sequence) == position + 1;
+
+    /// <summary>
+    /// Waits for a sender that has reserved <paramref name="position"/> but not yet written its message: a few
+    /// instructions, unless that sender's OS thread was preempted in between. Receiver only.
+    /// </summary>
+    internal void WaitForMessage(long position)
+    {
+        var spinner = default(SpinWait);
+        while (!HoldsMessageAt(position))
+        {
+            spinner.SpinOnce();
+        }
+    }
+
+    /// <summary>
     /// Gets a value indicating whether the slot at the append position is free (or another sender has just moved past
     /// it): a look, with no reservation, for a bounded mailbox's waiting sender. Any thread.
     /// </summary>
@@ -195,6 +241,17 @@ internal sealed class MailboxSegment<T>
         }
 
         Volatile.Write(ref TailWord, life << LifeShift);
+        AssertRenewed();
+    }
+
+    /// <summary>Checks that a segment on its way into or out of the pool is empty, unfrozen, unparked and unlinked.</summary>
+    [Conditional("DEBUG")]
+    internal void AssertRenewed()
+    {
+        var word = Volatile.Read(ref TailWord);
+        Debug.Assert((word & (Frozen | Parked)) == 0, "A pooled segment is frozen or parked on: it was renewed while still in use.");
+        Debug.Assert(PositionOf(word) == 0 && Next is null && Base == 0, "A pooled segment still holds positions or a successor of its last life.");
+        Debug.Assert(Room is null, "A bounded mailbox's segment reached the pool; it is the mailbox's for good.");
     }
 
     /// <summary>
@@ -204,6 +261,7 @@ internal sealed class MailboxSegment<T>
     /// </summary>
     internal bool Freeze(out long appended)
     {
+        Debug.Assert(Volatile.Read(ref Next) is not null, "A segment is frozen before its successor is linked: the receiver would drain it and find nowhere to go on.");
         while (true)
         {
             var word = Volatile.Read(ref TailWord);

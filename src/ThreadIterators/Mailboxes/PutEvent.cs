@@ -56,7 +56,7 @@ internal sealed class PutEvent<T> : Event
         while (!_target.TryAdd(_message))
         {
             _waiter ??= Waiter.ForGreenThread(thread);
-            var ticket = _target.Room.Add(_waiter);
+            var ticket = BoundedSends.WaitingRoom(_target).Add(_waiter);
             if (!_target.HasRoom() || !_waiter.TryWithdraw(ticket))
             {
                 // Parked: a receiver wakes the thread once it has made room (or already did, if the withdrawal lost;

@@ -1,4 +1,5 @@
 using System.Collections.Generic;
+using System.Diagnostics;
 using System.Numerics;
 
 namespace ThreadIterators;
@@ -24,11 +25,13 @@ internal static class SegmentPool<T>
     /// <summary>Takes a renewed segment of <paramref name="capacity"/> slots (a power of four), or makes one.</summary>
     internal static MailboxSegment<T> Rent(int capacity)
     {
+        AssertGrowthSize(capacity);
         var free = s_free[IndexOf(capacity)];
         lock (free)
         {
             if (free.TryPop(out var segment))
             {
+                segment.AssertRenewed();
                 return segment;
             }
         }
@@ -39,6 +42,7 @@ internal static class SegmentPool<T>
     /// <summary>Renews and keeps a drained segment that no mailbox references any more.</summary>
     internal static void Return(MailboxSegment<T> segment)
     {
+        AssertGrowthSize(segment.Capacity);
         segment.Renew();
         var free = s_free[IndexOf(segment.Capacity)];
         lock (free)
@@ -48,6 +52,15 @@ internal static class SegmentPool<T>
                 free.Push(segment);
             }
         }
+    }
+
+    /// <summary>Checks that a pooled size is a power of the mailbox's growth factor, 4, which <see cref="IndexOf"/> assumes.</summary>
+    [Conditional("DEBUG")]
+    private static void AssertGrowthSize(int capacity)
+    {
+        Debug.Assert(
+            BitOperations.IsPow2(capacity) && capacity >= 4 && BitOperations.Log2((uint)capacity) % 2 == 0,
+            $"A segment of {capacity} slots was rented or returned; pooled segments are powers of 4 from 4.");
     }
 
     private static int IndexOf(int capacity) => (BitOperations.Log2((uint)capacity) / 2) - 1;

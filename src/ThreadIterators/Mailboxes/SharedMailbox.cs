@@ -66,9 +66,6 @@ public sealed class SharedMailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
     /// <summary>Gets the number of messages in the mailbox; a snapshot.</summary>
     public int Count => _messages.Count;
 
-    /// <summary>Gets the number of senders waiting for room; for tests.</summary>
-    internal int WaitingSenders => _room?.Count ?? 0;
-
     /// <summary>Gets the number of receivers parked on the empty mailbox (withdrawn ones included until a send drops them); for tests.</summary>
     internal int WaitingReceivers => _receivers.Count;
 
@@ -79,7 +76,7 @@ public sealed class SharedMailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
     internal bool IsEmpty => _messages.IsEmpty;
 
     /// <inheritdoc/>
-    WaiterQueue IBoundedTarget<T>.Room => _room!;
+    WaiterQueue? IBoundedTarget<T>.Room => _room;
 
     /// <inheritdoc/>
     public void Send(T message)

@@ -48,6 +48,7 @@ internal sealed class LocalRunQueue
             {
                 _slots[tail & Mask] = thread;
                 Volatile.Write(ref _positions.Tail, tail + 1);
+                AssertInvariants();
                 return;
             }
 
@@ -76,6 +77,7 @@ internal sealed class LocalRunQueue
                 // Only the owner writes slots, and this one is outside the ring now; clearing it lets an ended
                 // thread's handle be collected (and its unobserved fault reported).
                 _slots[head & Mask] = null;
+                AssertInvariants();
                 return thread;
             }
         }
@@ -114,9 +116,23 @@ internal sealed class LocalRunQueue
             if (Interlocked.CompareExchange(ref _positions.Head, head + count, head) == head)
             {
                 Volatile.Write(ref destination._positions.Tail, destinationTail + count - 1);
+                destination.AssertInvariants();
                 return last;
             }
         }
+    }
+
+    /// <summary>
+    /// Checks 0 &lt;= tail - head &lt;= <see cref="Capacity"/>. Owning worker only: it alone writes the tail, and
+    /// stealers only move the head towards it, so its view is exact; another worker's two reads are not.
+    /// </summary>
+    [Conditional("DEBUG")]
+    private void AssertInvariants()
+    {
+        var head = Volatile.Read(ref _positions.Head);
+        var count = _positions.Tail - head;
+        Debug.Assert(count >= 0, $"A run queue's head ({head}) passed its tail ({_positions.Tail}): a thread was taken twice.");
+        Debug.Assert(count <= Capacity, $"A run queue holds {count} threads, more than its {Capacity} slots: a push overwrote a queued thread.");
     }
 
     private bool TryMoveHalf(int head, GreenThread thread, Worker overflow)

@@ -41,7 +41,7 @@ namespace ThreadIterators;
 /// </example>
 /// </remarks>
 [DebuggerDisplay("Scheduler: {WorkerCount} workers, {LiveThreadCount} live threads")]
-public sealed class Scheduler : IDisposable, IAsyncDisposable
+public sealed partial class Scheduler : IDisposable, IAsyncDisposable
 {
     /// <summary>How long an idle worker looks for work before parking; Go spins for a similar few tens of microseconds.</summary>
     internal static readonly TimeSpan SpinDuration = TimeSpan.FromMicroseconds(50);
@@ -52,26 +52,17 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
     /// <summary>Every live thread, for disposal.</summary>
     private readonly ThreadRegistry _registry = new();
 
-    /// <summary>Guards <see cref="_idle"/> and is the monitor that <see cref="WaitForAll(TimeSpan)"/> waits on.</summary>
-    private readonly object _lock = new();
-
-    /// <summary>Parked workers that no waker has claimed yet. Guarded by <see cref="_lock"/>.</summary>
-    private readonly List<Worker> _idle;
-
-    /// <summary>Faults nothing has observed yet, reported at disposal if still unobserved. Guarded by locking the list.</summary>
-    private readonly List<WeakReference<FaultSentinel>> _unobserved = [];
+    /// <summary>
+    /// The monitor that <see cref="WaitForAll(TimeSpan)"/> waits on, pulsed when the live count reaches zero; also
+    /// guards <see cref="_whenAll"/>. Nothing on the hot path takes it.
+    /// </summary>
+    private readonly object _liveMonitor = new();
 
     /// <summary>Lazily created timer for <see cref="Event.Sleep"/>.</summary>
     private TimerQueue? _timers;
 
-    /// <summary>Tasks from <see cref="WhenAll"/> waiting for the live count to reach zero. Guarded by <see cref="_lock"/>.</summary>
+    /// <summary>Tasks from <see cref="WhenAll"/> waiting for the live count to reach zero. Guarded by <see cref="_liveMonitor"/>.</summary>
     private List<TaskCompletionSource>? _whenAll;
-
-    /// <summary>Number of workers in <see cref="_idle"/>; read without the lock on the wake path.</summary>
-    private int _idleCount;
-
-    /// <summary>Number of workers spinning in search of work (0 or 1); while one spins, nobody needs waking.</summary>
-    private int _spinning;
 
     /// <summary>Number of threads spawned and not yet ended, and the source of thread ids, on a cache line of their own.</summary>
     private SpawnCounters _counters;
@@ -116,7 +107,7 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
             _ => throw new ArgumentOutOfRangeException(nameof(options), Policy, $"options.Policy is {Policy}, which is not a {nameof(SchedulingPolicy)} value."),
         };
         _wakesToRunNext = Policy == SchedulingPolicy.WorkStealing;
-        _idle = new List<Worker>(workerCount);
+        Idle = new IdleWorkers(workerCount);
         Workers = new Worker[workerCount];
         for (var i = 0; i < workerCount; i++)
         {
@@ -128,19 +119,6 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
             worker.Start();
         }
     }
-
-    /// <summary>
-    /// Raised for a green thread that ended with an exception nothing observed: no green thread yielded its
-    /// <see cref="GreenThread.Exited"/>, and nothing called <see cref="GreenThread.Wait()"/> or
-    /// <see cref="GreenThread.AsTask"/> or read <see cref="GreenThread.Exception"/>. Like unobserved task exceptions,
-    /// it is raised when the thread's handle is garbage collected, or at the latest when the scheduler is disposed.
-    /// Also raised at once for exceptions thrown by <c>finally</c> blocks while a thread is being disposed.
-    /// </summary>
-    /// <remarks>
-    /// Raised on the finalizer thread, the disposing thread, or a worker. Without a handler the fault is written to
-    /// standard error, so it is never lost silently.
-    /// </remarks>
-    public event EventHandler<UnobservedFaultEventArgs>? UnobservedFault;
 
     /// <summary>
     /// Gets the policy a scheduler uses unless its options say otherwise: the one that measured best overall (see
@@ -162,6 +140,9 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
 
     /// <summary>Gets the workers.</summary>
     internal Worker[] Workers { get; }
+
+    /// <summary>Gets the idle workers, and the park/wake protocol (see <see cref="IdleWorkers"/>).</summary>
+    internal IdleWorkers Idle { get; }
 
     /// <summary>Gets a value indicating whether disposal has begun; workers then finish their turn and stop.</summary>
     internal bool IsStopping => Volatile.Read(ref _disposed) != 0;
@@ -218,6 +199,7 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
             ObjectDisposedException.ThrowIf(true, this);
         }
 
+        thread.AssertQueued("its spawn");
         if (!_wakesToRunNext)
         {
             Placement.Spawned(thread, own);
@@ -248,7 +230,7 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
         ThrowIfOnOwnWorker("called WaitForAll() on its own scheduler, which can never finish while it runs");
 
         var deadline = timeout == Timeout.InfiniteTimeSpan ? long.MaxValue : Stopwatch.GetTimestamp() + (long)(timeout.TotalSeconds * Stopwatch.Frequency);
-        lock (_lock)
+        lock (_liveMonitor)
         {
             while (Interlocked.Read(ref _counters.Live) != 0)
             {
@@ -258,7 +240,7 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
                     return false;
                 }
 
-                Monitor.Wait(_lock, remaining);
+                Monitor.Wait(_liveMonitor, remaining);
             }
         }
 
@@ -269,7 +251,7 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
     /// <returns>The task; continuations run asynchronously.</returns>
     public Task WhenAll()
     {
-        lock (_lock)
+        lock (_liveMonitor)
         {
             if (Interlocked.Read(ref _counters.Live) == 0)
             {
@@ -347,6 +329,7 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
     /// <summary>As <see cref="Ready(GreenThread)"/>, for a caller that has the calling thread's context at hand.</summary>
     internal void Ready(GreenThread thread, ThreadContext context)
     {
+        thread.AssertQueued("a wake-up");
         var worker = context.Worker;
         if (worker is null || worker.Scheduler != this)
         {
@@ -375,6 +358,7 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
         var context = ThreadContext.Current;
         if (_wakesToRunNext && context.Worker is { } worker && worker.Scheduler == this)
         {
+            thread.AssertQueued("a wake-up alongside its waker");
             worker.PushLocal(thread);
         }
         else
@@ -405,24 +389,10 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
     /// </summary>
     internal void WakeIdleWorker()
     {
-        if (Volatile.Read(ref _spinning) != 0 || Volatile.Read(ref _idleCount) == 0)
+        if (Idle.AnyToWake)
         {
-            return;
+            Idle.TakeOne()?.Unpark();
         }
-
-        Worker? worker = null;
-        lock (_lock)
-        {
-            if (_idle.Count > 0)
-            {
-                worker = _idle[^1];
-                _idle.RemoveAt(_idle.Count - 1);
-                worker.IsParked = false;
-                Interlocked.Decrement(ref _idleCount);
-            }
-        }
-
-        worker?.Unpark();
     }
 
     /// <summary>
@@ -431,54 +401,17 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
     /// </summary>
     internal void WakeWorker(Worker worker)
     {
-        lock (_lock)
-        {
-            if (_idle.Remove(worker))
-            {
-                worker.IsParked = false;
-                Interlocked.Decrement(ref _idleCount);
-            }
-        }
-
+        Idle.Unlist(worker);
         worker.Unpark();
     }
-
-    /// <summary>Lets at most one worker spin for work at a time.</summary>
-    internal bool TryBeginSpinning() => Volatile.Read(ref _spinning) == 0 && Interlocked.CompareExchange(ref _spinning, 1, 0) == 0;
 
     /// <summary>Ends spinning; a spinner that found work wakes another worker if more work is waiting, as Go's resetspinning does.</summary>
     internal void EndSpinning(bool foundWork)
     {
-        Interlocked.Exchange(ref _spinning, 0);
+        Idle.EndSpinning();
         if (foundWork && HasVisibleWork())
         {
             WakeIdleWorker();
-        }
-    }
-
-    internal void AddIdle(Worker worker)
-    {
-        lock (_lock)
-        {
-            // A worker popped by a waker whose wake-up arrived late may still be listed; list it once.
-            if (!_idle.Contains(worker))
-            {
-                _idle.Add(worker);
-                worker.IsParked = true;
-                Interlocked.Increment(ref _idleCount);
-            }
-        }
-    }
-
-    internal void RemoveIdle(Worker worker)
-    {
-        lock (_lock)
-        {
-            if (_idle.Remove(worker))
-            {
-                worker.IsParked = false;
-                Interlocked.Decrement(ref _idleCount);
-            }
         }
     }
 
@@ -503,52 +436,9 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
         }
 
         _registry.Remove(thread);
+        thread.AssertEnded(byDisposal: false);
         thread.Complete(fault, report: true);
         ThreadEnded();
-    }
-
-    /// <summary>Remembers a fault that nothing has observed yet, so disposal can report it.</summary>
-    internal void TrackUnobserved(FaultSentinel sentinel)
-    {
-        lock (_unobserved)
-        {
-            if (_unobserved.Count >= 64)
-            {
-                _unobserved.RemoveAll(w => !w.TryGetTarget(out _));
-            }
-
-            _unobserved.Add(new WeakReference<FaultSentinel>(sentinel));
-        }
-    }
-
-    internal void ReportUnobserved(GreenThread thread, Exception exception)
-    {
-        var handler = UnobservedFault;
-        if (handler is null)
-        {
-            Console.Error.WriteLine($"ThreadIterators: unobserved fault in {thread}: {exception}");
-            return;
-        }
-
-        handler(this, new UnobservedFaultEventArgs(thread, exception));
-    }
-
-    private void ReportPendingUnobserved()
-    {
-        WeakReference<FaultSentinel>[] pending;
-        lock (_unobserved)
-        {
-            pending = [.. _unobserved];
-            _unobserved.Clear();
-        }
-
-        foreach (var reference in pending)
-        {
-            if (reference.TryGetTarget(out var sentinel))
-            {
-                sentinel.Report();
-            }
-        }
     }
 
     private bool HasVisibleWork()
@@ -591,6 +481,7 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
         }
 
         fault ??= ExceptionDispatchInfo.Capture(new OperationCanceledException($"{thread} was stopped because its scheduler was disposed."));
+        thread.AssertEnded(byDisposal: true);
         thread.Complete(fault, report: false);
         ThreadEnded();
     }
@@ -603,9 +494,9 @@ public sealed class Scheduler : IDisposable, IAsyncDisposable
         }
 
         List<TaskCompletionSource>? whenAll;
-        lock (_lock)
+        lock (_liveMonitor)
         {
-            Monitor.PulseAll(_lock);
+            Monitor.PulseAll(_liveMonitor);
             if (Interlocked.Read(ref _counters.Live) != 0)
             {
                 // A spawn came in between; the tasks wait for the next time the count reaches zero.

@@ -48,6 +48,18 @@ internal sealed class Worker
     /// <summary>Every this many turns, a policy that weighs threads times the turn's first step (two timestamp reads).</summary>
     private const int WeighInterval = 32;
 
+    /// <summary>
+    /// <see cref="Thread.SpinWait(int)"/> iterations between two looks for work while spinning: a short pause between
+    /// reads of the other workers' queue positions, so a spinner does not hammer their cache lines. Guessed.
+    /// </summary>
+    private const int SpinIterations = 32;
+
+    /// <summary>
+    /// Looks a spinner makes even when <see cref="Scheduler.SpinDuration"/> has passed (a preempted spinner's first
+    /// timestamp may be stale). Guessed.
+    /// </summary>
+    private const int MinSpinRounds = 8;
+
     /// <summary>Thread ids a worker takes from the scheduler at once; the registry stripes threads by block.</summary>
     internal const int IdBlock = 1024;
 
@@ -148,11 +160,14 @@ internal sealed class Worker
     /// <remarks>Kept as an id rather than a reference: a reference store costs a GC write barrier on every turn.</remarks>
     internal long RunningId { get; private set; }
 
-    /// <summary>Gets or sets a value indicating whether the worker is in the scheduler's idle list. Set under the scheduler's lock.</summary>
-    internal bool IsParked
+    /// <summary>
+    /// Gets or sets a value indicating whether the worker is in the scheduler's idle list (<see cref="IdleWorkers"/>):
+    /// about to park or parked, and not yet claimed by a waker. Set under that list's lock.
+    /// </summary>
+    internal bool IsListedIdle
     {
-        get => Volatile.Read(ref _status.Parked) != 0;
-        set => Volatile.Write(ref _status.Parked, value ? 1 : 0);
+        get => Volatile.Read(ref _status.ListedIdle) != 0;
+        set => Volatile.Write(ref _status.ListedIdle, value ? 1 : 0);
     }
 
     /// <summary>Gets a value indicating whether the inbound queue holds threads; a snapshot.</summary>
@@ -209,7 +224,7 @@ internal sealed class Worker
         // The enqueue is an interlocked operation: the store-load fence between publishing the thread and reading
         // the parked flag, which the worker sets (with a fence) before it looks at this queue a last time.
         _inbound.Enqueue(thread);
-        if (IsParked)
+        if (IsListedIdle)
         {
             Scheduler.WakeWorker(this);
         }
@@ -234,7 +249,11 @@ internal sealed class Worker
     }
 
     /// <summary>Queues a thread that gave up its turn on this worker, where the policy says.</summary>
-    internal void Preempt(GreenThread thread) => _placement.Preempted(thread, this);
+    internal void Preempt(GreenThread thread)
+    {
+        thread.AssertQueued("giving up its turn");
+        _placement.Preempted(thread, this);
+    }
 
     /// <summary>
     /// The id of a thread spawned on this worker. Ids come from the scheduler a block at a time, so spawning on two
@@ -323,41 +342,33 @@ internal sealed class Worker
     /// </summary>
     private GreenThread? Idle()
     {
+        // The steps are IdleWorkers' park protocol.
         GreenThread? thread;
         if (_pins)
         {
-            if ((thread = SpinForOwnWork()) is not null)
+            // Step 1, alone: no other worker could run what arrives for this one, so it needs no spinning slot.
+            if ((thread = Spin(ownWorkOnly: true)) is not null)
             {
                 return thread;
             }
         }
-        else if (Scheduler.TryBeginSpinning())
+        else if (Scheduler.Idle.TryBeginSpinning())
         {
-            var start = Stopwatch.GetTimestamp();
-            var rounds = 0;
-            do
+            thread = Spin(ownWorkOnly: false);
+            Scheduler.EndSpinning(foundWork: thread is not null);
+            if (thread is not null)
             {
-                if ((thread = TakeInbound() ?? Steal() ?? Scheduler.TakeInjected()) is not null)
-                {
-                    Scheduler.EndSpinning(foundWork: true);
-                    return thread;
-                }
-
-                Thread.SpinWait(32);
-                rounds++;
+                return thread;
             }
-            while (!Scheduler.IsStopping && (rounds < 8 || Stopwatch.GetElapsedTime(start) < Scheduler.SpinDuration));
-
-            Scheduler.EndSpinning(foundWork: false);
         }
 
-        // Park protocol: announce idleness (a full fence), then look at every queue once more, so that a thread made
-        // ready before the announcement is found here and one made ready after it wakes this or another worker.
+        // Steps 2 to 5: a thread made ready before the listing is found by the last look, and one made ready after
+        // it wakes this or another worker.
         _parker.Reset();
-        Scheduler.AddIdle(this);
+        Scheduler.Idle.List(this);
         if ((thread = Queue.Pop() ?? TakeInbound() ?? Scheduler.TakeInjected() ?? Steal()) is not null || Scheduler.IsStopping)
         {
-            Scheduler.RemoveIdle(this);
+            Scheduler.Idle.Unlist(this);
             return thread;
         }
 
@@ -365,22 +376,26 @@ internal sealed class Worker
         return null;
     }
 
-    /// <summary>Spins for a while looking only at this worker's inbound queue, under a policy that pins threads.</summary>
-    private GreenThread? SpinForOwnWork()
+    /// <summary>
+    /// Spins for <see cref="Scheduler.SpinDuration"/>, and at least <see cref="MinSpinRounds"/> rounds, looking for a
+    /// thread: in this worker's inbound queue only, under a policy that pins threads, else also by stealing and in
+    /// the inject queue.
+    /// </summary>
+    private GreenThread? Spin(bool ownWorkOnly)
     {
         var start = Stopwatch.GetTimestamp();
         var rounds = 0;
         do
         {
-            if (TakeInbound() is { } thread)
+            if ((ownWorkOnly ? TakeInbound() : TakeInbound() ?? Steal() ?? Scheduler.TakeInjected()) is { } thread)
             {
                 return thread;
             }
 
-            Thread.SpinWait(32);
+            Thread.SpinWait(SpinIterations);
             rounds++;
         }
-        while (!Scheduler.IsStopping && (rounds < 8 || Stopwatch.GetElapsedTime(start) < Scheduler.SpinDuration));
+        while (!Scheduler.IsStopping && (rounds < MinSpinRounds || Stopwatch.GetElapsedTime(start) < Scheduler.SpinDuration));
 
         return null;
     }
@@ -427,6 +442,16 @@ internal sealed class Worker
         }
     }
 
+    /// <summary>After an event returned <paramref name="outcome"/>: unless it parked the thread, this worker goes on running it.</summary>
+    [Conditional("DEBUG")]
+    private void AssertGoesOnRunning(GreenThread thread, EventOutcome outcome)
+    {
+        if (outcome != EventOutcome.Parked)
+        {
+            thread.AssertStillRunning(this);
+        }
+    }
+
     /// <summary>Runs one turn of a green thread: resumes it from its event, then steps its body until it parks, ends, or uses up its budget.</summary>
     private void RunTurn(GreenThread thread)
     {
@@ -454,9 +479,17 @@ internal sealed class Worker
             }
         }
 
+        thread.AssertRunning(this);
         try
         {
-            var outcome = thread.WaitingOn?.Resume(thread, this) ?? EventOutcome.Continue;
+            var outcome = EventOutcome.Continue;
+            if (thread.WaitingOn is { } waitingOn)
+            {
+                thread.AssertParking(this);
+                outcome = waitingOn.Resume(thread, this);
+                AssertGoesOnRunning(thread, outcome);
+            }
+
             var budget = StepBudget;
             while (outcome == EventOutcome.Continue)
             {
@@ -471,7 +504,8 @@ internal sealed class Worker
                 {
                     // Out of budget: queue the thread before it parks on the event, so it holds no message while queued.
                     thread.WaitingOn = DeferredParkEvent.Instance;
-                    _placement.Preempted(thread, this);
+                    thread.AssertParking(this);
+                    Preempt(thread);
                     return;
                 }
 
@@ -487,7 +521,9 @@ internal sealed class Worker
                     weighedSince = 0;
                 }
 
+                thread.AssertParking(this);
                 outcome = next.Park(thread, this);
+                AssertGoesOnRunning(thread, outcome);
             }
 
             if (outcome == EventOutcome.Faulted)

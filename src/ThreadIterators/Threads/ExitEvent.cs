@@ -52,7 +52,7 @@ internal sealed class ExitEvent : Event
         }
     }
 
-    /// <summary>Gets a value indicating whether anything waits for the thread to end.</summary>
+    /// <summary>Gets a value indicating whether anything waits for the thread to end. Read by tests only, off every hot path.</summary>
     internal bool HasWaiters
     {
         get

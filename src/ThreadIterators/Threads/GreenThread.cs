@@ -23,7 +23,7 @@ namespace ThreadIterators;
 /// </para>
 /// </remarks>
 [DebuggerDisplay("{ToString(),nq}")]
-public sealed class GreenThread
+public sealed partial class GreenThread
 {
     /// <summary>Stands in <see cref="_exit"/> for a thread that ended successfully before anything asked for <see cref="Exited"/>.</summary>
     private static readonly object s_exitedQuietly = new();
@@ -131,9 +131,6 @@ public sealed class GreenThread
 
     /// <summary>Gets the body; null once the thread has ended. Running worker only.</summary>
     internal IEnumerator<Event>? Body => _body;
-
-    /// <summary>Gets a value indicating whether a green thread is parked on <see cref="Exited"/> or plain code waits; for tests.</summary>
-    internal bool HasWaiters => Volatile.Read(ref _exit) is ExitEvent e && e.HasWaiters;
 
     /// <summary>Blocks the calling OS thread until this thread ends, and rethrows the exception that ended it, if any.</summary>
     /// <exception cref="InvalidOperationException">Called on a worker of this thread's scheduler, where blocking could deadlock it; yield <see cref="Exited"/> instead.</exception>

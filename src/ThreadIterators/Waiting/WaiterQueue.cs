@@ -1,4 +1,5 @@
 using System.Collections.Generic;
+using System.Diagnostics;
 using System.Threading;
 
 namespace ThreadIterators;
@@ -46,6 +47,9 @@ internal sealed class WaiterQueue
         lock (_waiters)
         {
             ticket = ++_tickets << 2;
+            Debug.Assert(
+                ticket > (Volatile.Read(ref waiter.State) & ~Waiter.StateMask),
+                "A waiter's new ticket is not above its last: it waited in another queue, and a late withdrawal of an old wait could cancel the new one.");
             Volatile.Write(ref waiter.State, ticket | Waiter.Waiting);
             if (!waiter.Queued)
             {

@@ -27,6 +27,9 @@ public abstract partial class RuntimeContract
 
         IEnumerable<Event> Root()
         {
+            // One sleep first, so the timer thread is started and the sleep path compiled before the measured
+            // sleepers take their timestamps: each one's deadline then follows its timestamp by microseconds.
+            yield return Event.Sleep(TimeSpan.FromMilliseconds(1));
             var sleepers = new List<GreenThread>();
             for (var i = 0; i < durationsMs.Length; i++)
             {
@@ -44,10 +47,13 @@ public abstract partial class RuntimeContract
 
         IEnumerable<Event> Sleeper(int index, TimeSpan duration)
         {
-            var sleep = Event.Sleep(duration);
-            yield return sleep;
+            // The sleep's deadline is taken when it parks, a little after this: so this is a lower bound of it,
+            // and waking before it would be waking early.
+            var yieldedAt = Stopwatch.GetTimestamp();
+            yield return Event.Sleep(duration);
             var wokeAt = Stopwatch.GetTimestamp();
-            woken.Enqueue((index, ((SleepEvent)sleep).LastDeadline, wokeAt));
+            var earliest = yieldedAt + (long)Math.Ceiling(duration.TotalSeconds * Stopwatch.Frequency);
+            woken.Enqueue((index, earliest, wokeAt));
         }
     }
 

@@ -111,7 +111,7 @@ public abstract partial class RuntimeContract
         Assert.True(credits.TryAcquire());
         var other = new Scheduler(new SchedulerOptions { WorkerCount = WorkerCount, Policy = Policy });
         var stuck = other.Spawn(AcquireOne(), "stuck");
-        WaitUntil(() => credits.WaitingCount == 1, "the producer waits for a credit");
+        WaitUntil(() => Probe.WaitingForCredit(credits) == 1, "the producer waits for a credit");
         other.Dispose();
         Assert.Throws<OperationCanceledException>(() => stuck.Wait(Timeout));
 

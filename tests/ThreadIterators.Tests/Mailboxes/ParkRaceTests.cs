@@ -155,7 +155,7 @@ public sealed class ParkRaceTests
                 inbox.Send(new Numbered(i));
             }
 
-            var first = (MailboxSegment<Numbered>)inbox.TailSegment!;
+            var first = Probe.TailSegment(inbox)!;
             var grower = new Thread(() => inbox.Send(new Numbered(4))) { IsBackground = true };
             grower.Start();
             Assert.True(growerHolds.Wait(Timeout), "the fifth send never grew the mailbox");
@@ -222,7 +222,7 @@ public sealed class ParkRaceTests
         {
             // The first mailbox's first segment gets a message, and a late sender reads it as the tail and stops.
             first.Send(new Tagged(0));
-            var segment = first.TailSegment;
+            var segment = Probe.TailSegment(first);
             Volatile.Write(ref armed, 1);
             var late = new Thread(() => first.Send(new Tagged(1000))) { IsBackground = true };
             late.Start();
@@ -240,7 +240,7 @@ public sealed class ParkRaceTests
             gate.Send(0);
             Waiting.Until(() => receivedFirst.Count == 5, "the first receiver took the first five messages");
             second.Send(new Tagged(100));
-            Assert.Same(segment, second.TailSegment);
+            Assert.Same(segment, Probe.TailSegment(second));
 
             release.Set();
             Assert.True(late.Join(Timeout), "the late sender did not finish");

@@ -52,7 +52,7 @@ public abstract partial class RuntimeContract
         const int capacity = 4;
         var inbox = new Mailbox<int>(capacity, "pages");
         var sender = Scheduler.Spawn(Produce(), "producer");
-        WaitUntil(() => inbox.WaitingSenders == 1, "the producer waits for room");
+        WaitUntil(() => Probe.WaitingSenders(inbox) == 1, "the producer waits for room");
         Assert.Equal(capacity, inbox.Count);
         Assert.False(sender.IsCompleted);
         Assert.False(inbox.TrySend(-1));
@@ -157,7 +157,7 @@ public abstract partial class RuntimeContract
         var inbox = new Mailbox<int>(1, "single");
         inbox.TrySend(0);
         var sender = Scheduler.Spawn(PutTwice(), "repeater");
-        WaitUntil(() => inbox.WaitingSenders == 1, "the sender waits for room");
+        WaitUntil(() => Probe.WaitingSenders(inbox) == 1, "the sender waits for room");
         var received = new List<string>();
         Run(Receive(inbox, 2, received));
         var error = Assert.Throws<InvalidOperationException>(() => sender.Wait(Timeout));
@@ -181,7 +181,7 @@ public abstract partial class RuntimeContract
         inbox.Send(2);
         using var cancel = new CancellationTokenSource();
         var blocked = Task.Factory.StartNew(() => inbox.Send(3, cancel.Token), CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default);
-        WaitUntil(() => inbox.WaitingSenders == 1, "the OS thread waits for room");
+        WaitUntil(() => Probe.WaitingSenders(inbox) == 1, "the OS thread waits for room");
         cancel.Cancel();
         await Assert.ThrowsAnyAsync<OperationCanceledException>(() => blocked.WaitAsync(Timeout));
 
@@ -225,7 +225,7 @@ public abstract partial class RuntimeContract
         var other = new Scheduler(new SchedulerOptions { WorkerCount = WorkerCount, Policy = Policy });
         var cleanedUp = false;
         var sender = other.Spawn(PutTwo(), "stuck");
-        WaitUntil(() => inbox.WaitingSenders == 1, "the sender waits for room");
+        WaitUntil(() => Probe.WaitingSenders(inbox) == 1, "the sender waits for room");
         other.Dispose();
         Assert.Throws<OperationCanceledException>(() => sender.Wait(Timeout));
         Assert.True(cleanedUp);

@@ -44,7 +44,7 @@ public abstract partial class RuntimeContract
         var gate = new Mailbox<int>();
         var target = Scheduler.Spawn(WaitThenLog(gate, log, "target"), "target");
         var joiner = Scheduler.Spawn(JoinThenLog(target, log), "joiner");
-        WaitUntil(() => target.HasWaiters, "the joiner parks on target.Exited");
+        WaitUntil(() => Probe.HasJoiners(target), "the joiner parks on target.Exited");
         gate.Send(0);
         Join(joiner);
         Assert.Equal(["target", "joined"], log);
@@ -95,7 +95,7 @@ public abstract partial class RuntimeContract
         var finallyRan = false;
         var joiner = Scheduler.Spawn(JoinInsideTryFinally(), "joiner");
         var observed = joiner.AsTask();
-        WaitUntil(() => target.HasWaiters, "the joiner parks on target.Exited");
+        WaitUntil(() => Probe.HasJoiners(target), "the joiner parks on target.Exited");
         gate.Send(0);
 
         var error = Assert.Throws<InvalidOperationException>(() => joiner.Wait(Timeout));

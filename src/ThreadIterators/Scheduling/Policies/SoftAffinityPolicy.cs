@@ -55,7 +55,7 @@ internal sealed class SoftAffinityPolicy(Scheduler scheduler) : IPlacementPolicy
         {
             home.PushRemote(thread);
         }
-        else if (home == waker || !thread.IsHeavy || home.IsParked)
+        else if (home == waker || !thread.IsHeavy || home.IsListedIdle)
         {
             waker.PushRunNext(thread);
         }

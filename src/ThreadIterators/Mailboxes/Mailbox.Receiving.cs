@@ -1,0 +1,276 @@
+using System;
+using System.Diagnostics;
+using System.Runtime.CompilerServices;
+using System.Threading;
+
+namespace ThreadIterators;
+
+// The receiver side of a mailbox: taking, parking, shrinking, and abandoning a receiver whose scheduler was disposed.
+// The receiving green thread only, on whichever worker runs it (Abandon: the disposing thread, once the
+// workers have stopped).
+public sealed partial class Mailbox<T>
+{
+    /// <summary>Makes <paramref name="thread"/> the receiver, or throws if another live thread is.</summary>
+    internal void Bind(GreenThread thread)
+    {
+        var current = Volatile.Read(ref _receiver);
+        if ((current is not null && !current.IsCompleted)
+            || Interlocked.CompareExchange(ref _receiver, thread, current) != current)
+        {
+            throw new InvalidOperationException(
+                $"{thread} cannot receive from {this}: {Volatile.Read(ref _receiver)} is its receiver, and a mailbox has one receiving green thread at a time.");
+        }
+    }
+
+    /// <summary>Takes the oldest message if there is one. Receiver only.</summary>
+    internal bool TryTake(out T message)
+    {
+        var segment = _head ?? FirstSegment();
+        if (segment is not null)
+        {
+            while (true)
+            {
+                var position = _headPosition;
+                if (segment.TryTake(position, out message))
+                {
+                    _headPosition = position + 1;
+                    AssertHeadBehindTail(segment);
+                    if (segment.Room is { } room)
+                    {
+                        // Store-load fence, bounded mailboxes only: the freed slot must be visible before the count
+                        // of waiting senders is read, or a sender that queued just then and saw the slot still full
+                        // would wait until this receiver's next take or park, which may never come.
+                        Interlocked.MemoryBarrier();
+                        if (room.Count != 0)
+                        {
+                            ReleaseRoom(room, segment);
+                        }
+                    }
+                    else if (segment.Capacity >= ShrinkFrom && !segment.HoldsMessageAt(position + 1))
+                    {
+                        // Perhaps the last message of a burst: give the large segment back at once, rather than
+                        // when the receiver next parks, which it may never do.
+                        ShrinkIfEmpty(segment);
+                    }
+
+                    return true;
+                }
+
+                var word = Volatile.Read(ref segment.TailWord);
+                if (MailboxSegment<T>.PositionOf(word) != position)
+                {
+                    // A sender reserved the slot and is writing it; that takes a few instructions unless its OS
+                    // thread was preempted in between.
+                    segment.WaitForMessage(position);
+                    continue;
+                }
+
+                if ((word & MailboxSegment<T>.Frozen) == 0)
+                {
+                    break;
+                }
+
+                // Drained a frozen segment: the rest of the messages are in the next one. It is no longer the tail
+                // (a growth moves the tail on before it freezes, and a shrink is this receiver's own), so no sender
+                // can reserve a slot of it any more, and another mailbox may have it.
+                var drained = segment;
+                var next = segment.Next;
+                Debug.Assert(next is not null, $"A frozen segment of {this} has no successor: a freeze must link the next segment first.");
+                AssertNotTail(drained);
+
+                // The growth that linked the next segment sets the same count after its freeze; whichever comes
+                // first, the receiver's side of Count needs it now.
+                Volatile.Write(ref next.Base, drained.Base + position);
+                _head = segment = next;
+                _headPosition = 0;
+                SegmentPool<T>.Return(drained);
+            }
+        }
+
+        message = default!;
+        return false;
+    }
+
+    /// <summary>
+    /// Parks the receiver if the queue is still empty: returns true if it parked, false if a message arrived first.
+    /// Receiver only, right after <see cref="TryTake"/> found nothing.
+    /// </summary>
+    internal bool TryPark()
+    {
+        // Decide from the swap's own result only: the moment it succeeds, a sender may wake this thread on another
+        // worker, which then takes messages and moves _head and _headPosition; reading them again here would see
+        // that and "fail" a park that succeeded, running the thread on two workers at once.
+        bool parked;
+        var segment = _head;
+        if (segment is null)
+        {
+            _parks++;
+            parked = Interlocked.CompareExchange(ref _tail, s_parkedEmpty, null) is null;
+        }
+        else
+        {
+            var word = Volatile.Read(ref segment.TailWord);
+            if (MailboxSegment<T>.PositionOf(word) != _headPosition || (word & (MailboxSegment<T>.Frozen | MailboxSegment<T>.Parked)) != 0)
+            {
+                return false;
+            }
+
+            if (segment.Capacity >= ShrinkFrom && segment.Room is null)
+            {
+                // Empty after a burst: give the large segment back rather than keep it while parked.
+                ShrinkIfEmpty(segment);
+                return false;
+            }
+
+            _parks++;
+            parked = Interlocked.CompareExchange(ref segment.TailWord, word | MailboxSegment<T>.Parked, word) == word;
+        }
+
+        if (!parked)
+        {
+            _parks--;
+            return false;
+        }
+
+        if (TestHooks.Enabled)
+        {
+            TestHooks.AfterParkExchange?.Invoke(this);
+        }
+
+        if (segment?.Room is { } waiting && waiting.Count != 0)
+        {
+            // Parked on an empty mailbox, after a full fence (the swap): a sender that started waiting while a take
+            // missed it is seen here at the latest. Only the queue is touched; the receiver may already run elsewhere.
+            waiting.Release(int.MaxValue);
+        }
+
+        return true;
+    }
+
+    /// <summary>
+    /// Clears the parked mark of a receiver that will never run again (its scheduler was disposed), so that another
+    /// green thread can take the mailbox over. If a sender took the mark first, its wake-up of the ended thread is
+    /// ignored.
+    /// </summary>
+    internal void Abandon()
+    {
+        var segment = _head;
+        var took = false;
+        if (segment is null)
+        {
+            took = Interlocked.CompareExchange(ref _tail, null, s_parkedEmpty) == s_parkedEmpty;
+        }
+        else
+        {
+            while (true)
+            {
+                var word = Volatile.Read(ref segment.TailWord);
+                if ((word & MailboxSegment<T>.Parked) == 0)
+                {
+                    break;
+                }
+
+                if (Interlocked.CompareExchange(ref segment.TailWord, word & ~MailboxSegment<T>.Parked, word) == word)
+                {
+                    took = true;
+                    break;
+                }
+            }
+        }
+
+        if (took)
+        {
+            Volatile.Write(ref _wakes, _wakes + 1);
+        }
+
+        // A sender that took the mark may not have read _receiver yet. Once a thread of another scheduler takes the
+        // mailbox over, that sender would wake the newcomer instead of the ended thread, so wait for it here: it is a
+        // few instructions from that read unless its OS thread was preempted.
+        if (Volatile.Read(ref _wakes) != _parks)
+        {
+            if (TestHooks.Enabled)
+            {
+                TestHooks.AbandonWaitsForWake?.Invoke(this);
+            }
+
+            var spinner = default(SpinWait);
+            while (Volatile.Read(ref _wakes) != _parks)
+            {
+                spinner.SpinOnce();
+            }
+        }
+    }
+
+    /// <summary>
+    /// Wakes waiting senders once a quarter of a bounded mailbox is free, or all of it. Receiver only, right after a take.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void ReleaseRoom(WaiterQueue room, MailboxSegment<T> segment)
+    {
+        var depth = MailboxSegment<T>.PositionOf(Volatile.Read(ref segment.TailWord)) - _headPosition;
+        var free = segment.Bound - depth;
+        if (free >= room.ReleaseAt || depth <= 0)
+        {
+            room.Release((int)free);
+        }
+    }
+
+    /// <summary>
+    /// If the receiver's large tail segment is empty, links a first-size segment behind it and freezes it; once no
+    /// late message is left in it, the large segment goes back to the pool. Receiver only.
+    /// </summary>
+    private void ShrinkIfEmpty(MailboxSegment<T> large)
+    {
+        var word = Volatile.Read(ref large.TailWord);
+        if (MailboxSegment<T>.PositionOf(word) != _headPosition || (word & MailboxSegment<T>.Frozen) != 0)
+        {
+            return;
+        }
+
+        var small = SegmentPool<T>.Rent(FirstCapacity);
+        lock (large)
+        {
+            if (Volatile.Read(ref _tail) != large)
+            {
+                SegmentPool<T>.Return(small);
+                return;
+            }
+
+            Volatile.Write(ref large.Next, small);
+
+            // The receiver is running, so it is not parked on the segment, and no wake-up is owed.
+            large.Freeze(out var appended);
+            small.Base = large.Base + appended;
+            Volatile.Write(ref _tail, small);
+        }
+
+        if (MailboxSegment<T>.PositionOf(Volatile.Read(ref large.TailWord)) == _headPosition)
+        {
+            // No sender got in before the freeze: nothing is left to take from the large segment.
+            _head = large.Next;
+            _headPosition = 0;
+            AssertNotTail(large);
+            SegmentPool<T>.Return(large);
+        }
+    }
+
+    /// <summary>Gets the first segment for a receiver that has none yet, or null if no message was ever sent.</summary>
+    private MailboxSegment<T>? FirstSegment()
+    {
+        var tail = Volatile.Read(ref _tail);
+        if (tail is null || tail == s_parkedEmpty)
+        {
+            return null;
+        }
+
+        // The sender that created the first segment sets _head right after publishing it in _tail.
+        var spinner = default(SpinWait);
+        MailboxSegment<T>? head;
+        while ((head = Volatile.Read(ref _head)) is null)
+        {
+            spinner.SpinOnce();
+        }
+
+        return head;
+    }
+}

@@ -1,0 +1,183 @@
+using System;
+using System.Runtime.CompilerServices;
+using System.Threading;
+
+namespace ThreadIterators;
+
+// The sender side of a mailbox: appending, waking the parked receiver, and growing into a larger segment. Any
+// thread, green or not, any number at once.
+public sealed partial class Mailbox<T>
+{
+    /// <summary>
+    /// Sends into an unbounded mailbox for a sender that goes on running: a receiver it wakes is queued where an idle
+    /// worker can take it, not in this worker's run-next slot (see <see cref="Scheduler.ReadyAlongside"/>). For the
+    /// pull protocol, whose both sides send and carry on.
+    /// </summary>
+    internal void SendAlongside(T message) => Append(message, Volatile.Read(ref _tail), alongside: true);
+
+    /// <summary>Appends to a bounded mailbox if it has room, waking the receiver if it was parked. Any thread.</summary>
+    bool IBoundedTarget<T>.TryAdd(T message) => TryAdd(message);
+
+    /// <summary>Appends to a bounded mailbox if it has room, waking the receiver if it was parked. Any thread.</summary>
+    private bool TryAdd(T message)
+    {
+        var context = ThreadContext.Current;
+        context.Worker?.CountSend();
+        switch (_tail!.TryAppend(message, ref _tail))
+        {
+            case MailboxSegment<T>.Appended:
+                return true;
+            case MailboxSegment<T>.AppendedToParked:
+                WakeReceiver(context);
+                return true;
+            default:
+                // Full. (Never stale: a bounded mailbox's tail never changes.)
+                return false;
+        }
+    }
+
+    /// <summary>Gets a value indicating whether a bounded mailbox's next slot is free; a look for a waiting sender.</summary>
+    bool IBoundedTarget<T>.HasRoom() => _tail!.HasRoom();
+
+    /// <summary>The unbounded send: append, and wake the receiver if this append took its park mark.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void Append(T message, MailboxSegment<T>? tail, bool alongside)
+    {
+        var context = ThreadContext.Current;
+        context.Worker?.CountSend();
+        if (TestHooks.Enabled)
+        {
+            TestHooks.AfterTailRead?.Invoke(this);
+        }
+
+        var appended = tail is null ? MailboxSegment<T>.NoRoom : tail.TryAppend(message, ref _tail);
+        if (appended == MailboxSegment<T>.Appended
+            || (appended != MailboxSegment<T>.AppendedToParked && !SendSlow(message)))
+        {
+            return;
+        }
+
+        WakeReceiver(context, alongside);
+    }
+
+    /// <summary>Makes the parked receiver ready; called by the one sender whose append took the park mark.</summary>
+    private void WakeReceiver(ThreadContext context, bool alongside = false)
+    {
+        if (TestHooks.Enabled)
+        {
+            TestHooks.BeforeWakeRead?.Invoke(this);
+        }
+
+        var receiver = _receiver!;
+        Volatile.Write(ref _wakes, _wakes + 1);
+        if (alongside)
+        {
+            receiver.Scheduler.ReadyAlongside(receiver);
+        }
+        else
+        {
+            receiver.Scheduler.Ready(receiver, context);
+        }
+    }
+
+    /// <summary>
+    /// The send path for the first message and for a full or frozen segment. Returns true if the receiver was parked
+    /// and the caller must wake it.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private bool SendSlow(T message)
+    {
+        var wake = false;
+        while (true)
+        {
+            var tail = Volatile.Read(ref _tail);
+            if (tail is null || tail == s_parkedEmpty)
+            {
+                // The first message: create the first segment. Only one sender's swap succeeds, and only that one
+                // sets _head; the receiver waits for it if it sees the segment first.
+                var created = SegmentPool<T>.Rent(FirstCapacity);
+                if (Interlocked.CompareExchange(ref _tail, created, tail) != tail)
+                {
+                    SegmentPool<T>.Return(created);
+                    continue;
+                }
+
+                Volatile.Write(ref _head, created);
+                wake = tail == s_parkedEmpty;
+                tail = created;
+            }
+
+            switch (tail.TryAppend(message, ref _tail))
+            {
+                case MailboxSegment<T>.Appended:
+                    return wake;
+                case MailboxSegment<T>.AppendedToParked:
+                    return true;
+                case MailboxSegment<T>.NoRoom:
+                    wake |= Grow(tail);
+                    break;
+                default:
+                    // Stale: the tail moved on since it was read; read it again.
+                    break;
+            }
+        }
+    }
+
+    /// <summary>
+    /// Links a larger segment behind a full one, makes it the tail and freezes the full one, unless that is no longer
+    /// the tail (another sender already grew it). Returns true if the receiver was parked on the frozen segment, so
+    /// the caller must wake it once its message is in.
+    /// </summary>
+    private bool Grow(MailboxSegment<T> full)
+    {
+        if (TestHooks.Enabled)
+        {
+            TestHooks.BeforeGrow?.Invoke(this);
+        }
+
+        // Allocating and initialising up to 65,536 slots happens outside the lock, so senders waiting for the tail to
+        // change wait only for the few stores below.
+        if (Volatile.Read(ref _tail) != full)
+        {
+            return false;
+        }
+
+        var next = SegmentPool<T>.Rent(Math.Min(full.Capacity * Growth, MaxCapacity));
+
+        // The segment is internal, so nothing else can lock it; growth is rare enough for a lock.
+        lock (full)
+        {
+            // Checked under the lock that every change of the tail holds: another sender may have grown it, and a
+            // segment taken from the pool may already be another mailbox's tail.
+            if (Volatile.Read(ref _tail) == full)
+            {
+                // The new tail's lock too (older segment first, so no two growths wait on each other): until its
+                // Base is set below, nobody may grow or shrink it.
+                lock (next)
+                {
+                    Volatile.Write(ref full.Next, next);
+                    var fullBase = full.Base;
+
+                    // The tail moves on before the freeze. Once the segment is frozen, the receiver may drain it and
+                    // give it to the pool, which unfreezes it for its next life; were it still the tail then, a sender
+                    // reading it as the tail would append to the pooled segment and its message would be lost. A
+                    // sender that appends to it between these two stores is in time: the freeze fixes the position
+                    // the receiver drains it to.
+                    Volatile.Write(ref _tail, next);
+                    var wake = full.Freeze(out var appended);
+                    // Read before the freeze: once frozen, the receiver may drain the segment into the pool, which resets it.
+                    Volatile.Write(ref next.Base, fullBase + appended);
+                    if (TestHooks.Enabled)
+                    {
+                        TestHooks.AfterFreeze?.Invoke(this);
+                    }
+
+                    return wake;
+                }
+            }
+        }
+
+        SegmentPool<T>.Return(next);
+        return false;
+    }
+}

@@ -1,0 +1,71 @@
+using System;
+using System.Collections.Generic;
+
+namespace ThreadIterators;
+
+// Unobserved faults: a green thread that ended with an exception nothing waited for or read. Tracked weakly while the
+// thread's handle lives (FaultSentinel reports from its finalizer), and reported at the latest when the scheduler is
+// disposed, so no fault is lost silently. Any thread.
+public sealed partial class Scheduler
+{
+    /// <summary>Faults nothing has observed yet, reported at disposal if still unobserved. Guarded by locking the list.</summary>
+    private readonly List<WeakReference<FaultSentinel>> _unobserved = [];
+
+    /// <summary>
+    /// Raised for a green thread that ended with an exception nothing observed: no green thread yielded its
+    /// <see cref="GreenThread.Exited"/>, and nothing called <see cref="GreenThread.Wait()"/> or
+    /// <see cref="GreenThread.AsTask"/> or read <see cref="GreenThread.Exception"/>. Like unobserved task exceptions,
+    /// it is raised when the thread's handle is garbage collected, or at the latest when the scheduler is disposed.
+    /// Also raised at once for exceptions thrown by <c>finally</c> blocks while a thread is being disposed.
+    /// </summary>
+    /// <remarks>
+    /// Raised on the finalizer thread, the disposing thread, or a worker. Without a handler the fault is written to
+    /// standard error, so it is never lost silently.
+    /// </remarks>
+    public event EventHandler<UnobservedFaultEventArgs>? UnobservedFault;
+
+    /// <summary>Remembers a fault that nothing has observed yet, so disposal can report it.</summary>
+    internal void TrackUnobserved(FaultSentinel sentinel)
+    {
+        lock (_unobserved)
+        {
+            if (_unobserved.Count >= 64)
+            {
+                _unobserved.RemoveAll(w => !w.TryGetTarget(out _));
+            }
+
+            _unobserved.Add(new WeakReference<FaultSentinel>(sentinel));
+        }
+    }
+
+    internal void ReportUnobserved(GreenThread thread, Exception exception)
+    {
+        var handler = UnobservedFault;
+        if (handler is null)
+        {
+            Console.Error.WriteLine($"ThreadIterators: unobserved fault in {thread}: {exception}");
+            return;
+        }
+
+        handler(this, new UnobservedFaultEventArgs(thread, exception));
+    }
+
+    /// <summary>Reports every tracked fault still unobserved; at disposal.</summary>
+    private void ReportPendingUnobserved()
+    {
+        WeakReference<FaultSentinel>[] pending;
+        lock (_unobserved)
+        {
+            pending = [.. _unobserved];
+            _unobserved.Clear();
+        }
+
+        foreach (var reference in pending)
+        {
+            if (reference.TryGetTarget(out var sentinel))
+            {
+                sentinel.Report();
+            }
+        }
+    }
+}

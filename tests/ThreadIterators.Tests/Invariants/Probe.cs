@@ -1,0 +1,54 @@
+using System.Collections.Generic;
+using System.Runtime.CompilerServices;
+using System.Threading;
+using ThreadIterators;
+
+namespace ThreadIterators.Tests;
+
+/// <summary>
+/// Reads runtime state that tests wait on and no public member shows, from the test side: production types carry no
+/// member only tests use. Private fields are read through <see cref="UnsafeAccessorAttribute"/>, so a renamed field
+/// fails the test that reads it with a <see cref="System.MissingFieldException"/>, never silently.
+/// </summary>
+internal static class Probe
+{
+    /// <summary>Gets the number of senders waiting for room in a bounded mailbox (0 for an unbounded one).</summary>
+    internal static int WaitingSenders<T>(Mailbox<T> mailbox) => ((IBoundedTarget<T>)mailbox).Room?.Count ?? 0;
+
+    /// <summary>Gets the number of senders waiting for room in a bounded shared mailbox (0 for an unbounded one).</summary>
+    internal static int WaitingSenders<T>(SharedMailbox<T> mailbox) => ((IBoundedTarget<T>)mailbox).Room?.Count ?? 0;
+
+    /// <summary>Gets the segment a mailbox's senders append to, if any.</summary>
+    internal static MailboxSegment<T>? TailSegment<T>(Mailbox<T> mailbox) => Volatile.Read(ref MailboxFields<T>.Tail(mailbox));
+
+    /// <summary>Gets the number of green threads parked in a credit window's <see cref="CreditWindow.Acquire"/>.</summary>
+    internal static int WaitingForCredit(CreditWindow window)
+    {
+        var waiting = CreditWindowFields.Waiting(window);
+        lock (waiting)
+        {
+            return waiting.Count;
+        }
+    }
+
+    /// <summary>Gets a value indicating whether a green thread is parked on <paramref name="thread"/>'s <see cref="GreenThread.Exited"/>, or plain code waits for it.</summary>
+    internal static bool HasJoiners(GreenThread thread) => Volatile.Read(ref GreenThreadFields.Exit(thread)) is ExitEvent exit && exit.HasWaiters;
+
+    private static class MailboxFields<T>
+    {
+        [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_tail")]
+        internal static extern ref MailboxSegment<T>? Tail(Mailbox<T> mailbox);
+    }
+
+    private static class CreditWindowFields
+    {
+        [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_waiting")]
+        internal static extern ref Queue<GreenThread> Waiting(CreditWindow window);
+    }
+
+    private static class GreenThreadFields
+    {
+        [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_exit")]
+        internal static extern ref object? Exit(GreenThread thread);
+    }
+}
