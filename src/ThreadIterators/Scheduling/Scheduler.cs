@@ -70,8 +70,11 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
     /// <summary>0 while running, 1 once disposal began.</summary>
     private int _disposed;
 
-    /// <summary>Whether the policy is work stealing, whose spawn and wake-up placement are written out on the hot paths instead of called.</summary>
-    private readonly bool _wakesToRunNext;
+    /// <summary>
+    /// <see cref="Placement"/> if it is the default, work stealing: the spawn and wake-up paths call it through its
+    /// sealed type, so the call is direct and inlined (see <see cref="IPlacementPolicy"/>).
+    /// </summary>
+    private readonly WorkStealingPolicy? _workStealing;
 
     /// <summary>Initializes a scheduler with one worker per processor and the default policy.</summary>
     public Scheduler()
@@ -106,7 +109,7 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
             SchedulingPolicy.SharedQueue => new SharedQueuePolicy(this),
             _ => throw new ArgumentOutOfRangeException(nameof(options), Policy, $"options.Policy is {Policy}, which is not a {nameof(SchedulingPolicy)} value."),
         };
-        _wakesToRunNext = Policy == SchedulingPolicy.WorkStealing;
+        _workStealing = Placement as WorkStealingPolicy;
         Idle = new IdleWorkers(workerCount);
         Workers = new Worker[workerCount];
         for (var i = 0; i < workerCount; i++)
@@ -181,10 +184,10 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
     {
         ArgumentNullException.ThrowIfNull(body);
         ObjectDisposedException.ThrowIf(IsStopping, this);
-        var worker = ThreadContext.Current.Worker;
-        var own = worker is not null && worker.Scheduler == this ? worker : null;
+        var own = OwnWorker(ThreadContext.Current);
         var id = own?.NextThreadId() ?? Interlocked.Increment(ref _counters.LastId);
-        var thread = new GreenThread(this, body.GetEnumerator(), id, _wakesToRunNext ? 0 : Placement.HomeOf(id, own), name);
+        var home = _workStealing is { } workStealing ? workStealing.HomeOf(id, own) : Placement.HomeOf(id, own);
+        var thread = new GreenThread(this, body.GetEnumerator(), id, home, name);
         Interlocked.Increment(ref _counters.Live);
         _registry.Add(thread);
         if (IsStopping)
@@ -200,18 +203,13 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
         }
 
         thread.AssertQueued("its spawn");
-        if (!_wakesToRunNext)
+        if (_workStealing is { } stealing)
         {
-            Placement.Spawned(thread, own);
-        }
-        else if (own is not null)
-        {
-            // Work stealing's Spawned, written out like its Woken in Ready: Skynet spawns 1.1M threads.
-            own.PushLocal(thread);
+            stealing.Spawned(thread, own);
         }
         else
         {
-            Inject(thread, wake: true);
+            Placement.Spawned(thread, own);
         }
 
         return thread;
@@ -330,42 +328,37 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
     internal void Ready(GreenThread thread, ThreadContext context)
     {
         thread.AssertQueued("a wake-up");
-        var worker = context.Worker;
-        if (worker is null || worker.Scheduler != this)
+        var waker = OwnWorker(context);
+        if (_workStealing is { } workStealing)
         {
-            Placement.Woken(thread, null);
-        }
-        else if (_wakesToRunNext)
-        {
-            // Work stealing's Woken, written out: this is the hop's wake-up, and the interface call cost ThreadRing
-            // on one worker 11% (42.2 against 46.9 ns per hop, medians of three processes each).
-            worker.PushRunNext(thread);
+            workStealing.Woken(thread, waker);
         }
         else
         {
-            Placement.Woken(thread, worker);
+            Placement.Woken(thread, waker);
         }
     }
 
     /// <summary>
     /// Makes a parked thread runnable for a waker that goes on running: a receiver releasing senders that wait for
-    /// room, a sender waking a receiver of a shared mailbox. Under work stealing the thread goes to the waker's
-    /// stealable queue rather than its run-next slot, where it would wait for the waker's turn to end while an idle
-    /// worker could run it; other policies place it as on any wake-up.
+    /// room, a sender waking a receiver of a shared mailbox (see <see cref="IPlacementPolicy.WokenAlongside"/>).
     /// </summary>
     internal void ReadyAlongside(GreenThread thread)
     {
-        var context = ThreadContext.Current;
-        if (_wakesToRunNext && context.Worker is { } worker && worker.Scheduler == this)
+        thread.AssertQueued("a wake-up alongside its waker");
+        var waker = OwnWorker(ThreadContext.Current);
+        if (_workStealing is { } workStealing)
         {
-            thread.AssertQueued("a wake-up alongside its waker");
-            worker.PushLocal(thread);
+            workStealing.WokenAlongside(thread, waker);
         }
         else
         {
-            Ready(thread, context);
+            Placement.WokenAlongside(thread, waker);
         }
     }
+
+    /// <summary>Gets the worker the calling OS thread is if it is one of this scheduler's, else null.</summary>
+    private Worker? OwnWorker(ThreadContext context) => context.Worker is { } worker && worker.Scheduler == this ? worker : null;
 
     /// <summary>Adds a thread to the inject queue; any thread.</summary>
     internal void Inject(GreenThread thread, bool wake)

@@ -45,9 +45,6 @@ internal sealed class Worker
     /// <summary>Every this many turns the inject queue is looked at first, so injected threads are not starved by local ones (Go uses 61).</summary>
     private const int InjectInterval = 61;
 
-    /// <summary>Every this many turns, a policy that weighs threads times the turn's first step (two timestamp reads).</summary>
-    private const int WeighInterval = 32;
-
     /// <summary>
     /// <see cref="Thread.SpinWait(int)"/> iterations between two looks for work while spinning: a short pause between
     /// reads of the other workers' queue positions, so a spinner does not hammer their cache lines. Guessed.
@@ -69,16 +66,16 @@ internal sealed class Worker
     /// <summary>The OS thread.</summary>
     private readonly Thread _thread;
 
-    /// <summary>The scheduler's policy, read on every wake-up and turn.</summary>
+    /// <summary>The scheduler's policy, which makes every placement decision.</summary>
     private readonly IPlacementPolicy _placement;
 
-    /// <summary>Whether the policy lets idle workers take threads from other workers.</summary>
+    /// <summary>The same policy if it is the default, work stealing: called through its sealed type on every turn, so the call is direct and inlined.</summary>
+    private readonly WorkStealingPolicy? _workStealing;
+
+    /// <summary>The policy's <see cref="IPlacementPolicy.Steals"/>, read on every local push.</summary>
     private readonly bool _steals;
 
-    /// <summary>Whether a thread's home becomes the worker that runs it.</summary>
-    private readonly bool _rehomes;
-
-    /// <summary>Whether threads never leave their home, so this worker spins for its own work without the scheduler's spinning slot.</summary>
+    /// <summary>The policy's <see cref="IPlacementPolicy.Pins"/>.</summary>
     private readonly bool _pins;
 
     /// <summary>
@@ -108,24 +105,11 @@ internal sealed class Worker
     /// <summary>Turns taken, for <see cref="InjectInterval"/>.</summary>
     private int _turns;
 
-    /// <summary>Turns until the next weighed one.</summary>
-    private int _untilWeigh = WeighInterval;
-
     /// <summary>State of the xorshift generator that picks steal victims.</summary>
     private uint _random;
 
-    /// <summary>
-    /// Gets the <see cref="Stopwatch"/> ticks from resuming a thread to its next yield above which the thread counts
-    /// as heavy: 300 ns, a few times what a hop to another core's queue costs, so for a heavier thread going home is
-    /// cheap next to its work. A thread counts as light again below <see cref="LightStep"/>. Both are above the
-    /// 100-250 ns a ping-pong step takes when its partner is on the other core: lower thresholds made ping-pong
-    /// partners heavy, which sent them home to different cores, which kept their steps slow and them heavy
-    /// (41 against 65 ns per message on 2 workers).
-    /// </summary>
-    internal static long HeavyStep { get; } = Stopwatch.Frequency * 300 / 1_000_000_000;
-
-    /// <summary>Gets the ticks below which a weighed step makes a thread light again: 150 ns.</summary>
-    internal static long LightStep { get; } = Stopwatch.Frequency * 150 / 1_000_000_000;
+    /// <summary>A countdown the policy keeps for this worker (soft affinity: turns until the next weighed one). Owning worker only.</summary>
+    internal int TurnsUntilWeighed;
 
     internal Worker(Scheduler scheduler, int index)
     {
@@ -134,8 +118,8 @@ internal sealed class Worker
         _random = (uint)(index * 2654435761u) | 1;
         Context = new ThreadContext(this);
         _placement = scheduler.Placement;
+        _workStealing = _placement as WorkStealingPolicy;
         _steals = _placement.Steals;
-        _rehomes = _placement.Rehomes;
         _pins = _placement.Pins;
         _thread = new Thread(Main)
         {
@@ -235,18 +219,10 @@ internal sealed class Worker
     }
 
     /// <summary>Takes the half of a full local queue that <see cref="LocalRunQueue.Push"/> moves out. Owning worker only.</summary>
-    internal void Overflow(GreenThread thread, bool wake)
-    {
-        if (_steals)
-        {
-            Scheduler.Inject(thread, wake);
-        }
-        else
-        {
-            // A policy that does not steal keeps the thread on this worker; the shared inject queue would let any worker run it.
-            _inbound.Enqueue(thread);
-        }
-    }
+    internal void Overflow(GreenThread thread, bool wake) => _placement.Overflowed(thread, this, wake);
+
+    /// <summary>Queues a thread in this worker's inbound queue without waking anybody. Owning worker only.</summary>
+    internal void PushInbound(GreenThread thread) => _inbound.Enqueue(thread);
 
     /// <summary>Queues a thread that gave up its turn on this worker, where the policy says.</summary>
     internal void Preempt(GreenThread thread)
@@ -429,19 +405,6 @@ internal sealed class Worker
         return null;
     }
 
-    /// <summary>Marks a thread heavy or light from the time its step took; before it parks, while this worker still owns it.</summary>
-    private static void Weigh(GreenThread thread, long ticks)
-    {
-        if (ticks > HeavyStep)
-        {
-            thread.IsHeavy = true;
-        }
-        else if (ticks < LightStep)
-        {
-            thread.IsHeavy = false;
-        }
-    }
-
     /// <summary>After an event returned <paramref name="outcome"/>: unless it parked the thread, this worker goes on running it.</summary>
     [Conditional("DEBUG")]
     private void AssertGoesOnRunning(GreenThread thread, EventOutcome outcome)
@@ -464,20 +427,7 @@ internal sealed class Worker
 
         RunningId = thread.Id;
         _turnSends = 0;
-        long weighedSince = 0;
-        if (_rehomes)
-        {
-            if (thread.Home != Index && thread.Home != GreenThread.Homeless)
-            {
-                thread.Home = Index;
-            }
-
-            if (--_untilWeigh == 0)
-            {
-                _untilWeigh = WeighInterval;
-                weighedSince = Stopwatch.GetTimestamp();
-            }
-        }
+        var weighedSince = _workStealing is { } workStealing ? workStealing.TurnStarting(thread, this) : _placement.TurnStarting(thread, this);
 
         thread.AssertRunning(this);
         try
@@ -517,7 +467,7 @@ internal sealed class Worker
 
                 if (weighedSince != 0)
                 {
-                    Weigh(thread, Stopwatch.GetTimestamp() - weighedSince);
+                    _placement.Weighed(thread, Stopwatch.GetTimestamp() - weighedSince);
                     weighedSince = 0;
                 }
 

@@ -2,15 +2,15 @@ namespace ThreadIterators;
 
 /// <summary>
 /// <see cref="SchedulingPolicy.Dedicated"/>: each thread's home is fixed at spawn, round robin by id (ids come in
-/// per-worker blocks, so one spawner's threads are spread evenly), and it runs nowhere else. Nothing is stolen.
+/// per-worker blocks, so one spawner's threads are spread evenly), and it runs nowhere else. Nothing is stolen, and
+/// each worker spins for its own work alone.
 /// </summary>
+/// <remarks>Any thread; it holds no state of its own.</remarks>
 internal sealed class DedicatedPolicy(Scheduler scheduler) : IPlacementPolicy
 {
     public bool Steals => false;
 
     public bool Pins => true;
-
-    public bool Rehomes => false;
 
     public int HomeOf(long id, Worker? spawner) => (int)(id % scheduler.Workers.Length);
 
@@ -40,5 +40,17 @@ internal sealed class DedicatedPolicy(Scheduler scheduler) : IPlacementPolicy
         }
     }
 
+    /// <summary>As any wake-up: the thread may run nowhere but at home, so there is no idle worker to hand it to.</summary>
+    public void WokenAlongside(GreenThread thread, Worker? waker) => Woken(thread, waker);
+
     public void Preempted(GreenThread thread, Worker worker) => worker.PushLocal(thread);
+
+    /// <summary>Stays on its worker: the shared inject queue would let any worker run it.</summary>
+    public void Overflowed(GreenThread thread, Worker worker, bool wake) => worker.PushInbound(thread);
+
+    public long TurnStarting(GreenThread thread, Worker worker) => 0;
+
+    public void Weighed(GreenThread thread, long ticks)
+    {
+    }
 }

@@ -1,21 +1,38 @@
+using System.Diagnostics;
+
 namespace ThreadIterators;
 
 /// <summary>
-/// <see cref="SchedulingPolicy.SoftAffinity"/>: a woken thread whose steps take long (see
-/// <see cref="Worker.HeavyStep"/>) goes back to its home, the worker it last ran on, where its own state is likely
-/// still in cache. Otherwise it runs next on the waking worker, where the message is in cache: a thread that does
-/// little with each message (a forwarder, a ping-pong partner) is mostly its message, and sending it home would
-/// cost more than the hop. A heavy thread also stays with the message when its home is parked, because waking a
-/// parked worker costs microseconds; a home that is spinning for work takes it from its inbound queue at once.
-/// Idle workers steal; a thread makes its home wherever it runs.
+/// <see cref="SchedulingPolicy.SoftAffinity"/>: a woken thread whose steps take long (see <see cref="HeavyStep"/>)
+/// goes back to its home, the worker it last ran on, where its own state is likely still in cache. Otherwise it runs
+/// next on the waking worker, where the message is in cache: a thread that does little with each message (a
+/// forwarder, a ping-pong partner) is mostly its message, and sending it home would cost more than the hop. A heavy
+/// thread also stays with the message when its home is listed idle, because waking a parked worker costs
+/// microseconds; a home that is spinning for work takes it from its inbound queue at once. Idle workers steal; a
+/// thread makes its home wherever it runs.
 /// </summary>
+/// <remarks>Any thread, as <see cref="IPlacementPolicy"/> says; the weighing runs on the thread's own worker.</remarks>
 internal sealed class SoftAffinityPolicy(Scheduler scheduler) : IPlacementPolicy
 {
+    /// <summary>Every this many turns of a worker, the turn's first step is timed (two timestamp reads). Guessed.</summary>
+    internal const int WeighInterval = 32;
+
+    /// <summary>
+    /// Gets the <see cref="Stopwatch"/> ticks from resuming a thread to its next yield above which the thread counts
+    /// as heavy: 300 ns, a few times what a hop to another core's queue costs, so for a heavier thread going home is
+    /// cheap next to its work. A thread counts as light again below <see cref="LightStep"/>. Both are above the
+    /// 100-250 ns a ping-pong step takes when its partner is on the other core: lower thresholds made ping-pong
+    /// partners heavy, which sent them home to different cores, which kept their steps slow and them heavy
+    /// (41 against 65 ns per message on 2 workers).
+    /// </summary>
+    internal static long HeavyStep { get; } = Stopwatch.Frequency * 300 / 1_000_000_000;
+
+    /// <summary>Gets the ticks below which a weighed step makes a thread light again: 150 ns.</summary>
+    internal static long LightStep { get; } = Stopwatch.Frequency * 150 / 1_000_000_000;
+
     public bool Steals => true;
 
     public bool Pins => false;
-
-    public bool Rehomes => true;
 
     public int HomeOf(long id, Worker? spawner) => spawner?.Index ?? GreenThread.Homeless;
 
@@ -65,5 +82,40 @@ internal sealed class SoftAffinityPolicy(Scheduler scheduler) : IPlacementPolicy
         }
     }
 
+    /// <summary>As any wake-up: a light thread runs next on the waker, which then soon ends its turn or goes long.</summary>
+    public void WokenAlongside(GreenThread thread, Worker? waker) => Woken(thread, waker);
+
     public void Preempted(GreenThread thread, Worker worker) => worker.PushLocal(thread);
+
+    public void Overflowed(GreenThread thread, Worker worker, bool wake) => scheduler.Inject(thread, wake);
+
+    /// <summary>The thread's home becomes this worker; every <see cref="WeighInterval"/> turns, the first step is weighed.</summary>
+    public long TurnStarting(GreenThread thread, Worker worker)
+    {
+        if (thread.Home != worker.Index && thread.Home != GreenThread.Homeless)
+        {
+            thread.Home = worker.Index;
+        }
+
+        if (--worker.TurnsUntilWeighed > 0)
+        {
+            return 0;
+        }
+
+        worker.TurnsUntilWeighed = WeighInterval;
+        return Stopwatch.GetTimestamp();
+    }
+
+    /// <summary>Marks the thread heavy or light from the time its step took, before it parks, while its worker still owns it.</summary>
+    public void Weighed(GreenThread thread, long ticks)
+    {
+        if (ticks > HeavyStep)
+        {
+            thread.IsHeavy = true;
+        }
+        else if (ticks < LightStep)
+        {
+            thread.IsHeavy = false;
+        }
+    }
 }

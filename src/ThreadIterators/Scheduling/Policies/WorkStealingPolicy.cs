@@ -1,21 +1,17 @@
 namespace ThreadIterators;
 
 /// <summary>
-/// <see cref="SchedulingPolicy.WorkStealing"/>: a thread is queued on the worker that makes it ready (a woken one in
-/// the run-next slot, so the hop stays in cache); from other OS threads it goes to the inject queue.
+/// <see cref="SchedulingPolicy.WorkStealing"/>, the default: a thread is queued on the worker that makes it ready (a
+/// woken one in the run-next slot, so the hop stays in cache; one woken by a waker that goes on running, or spawned,
+/// in the stealable local queue); from other OS threads it goes to the inject queue. Idle workers steal; a full local
+/// queue overflows to the inject queue. Threads have no home.
 /// </summary>
-/// <remarks>
-/// <see cref="Scheduler.Spawn"/> and <see cref="Scheduler.Ready(GreenThread, ThreadContext)"/> do the same without
-/// calling this class when the policy is work stealing, the default: on the hop's wake-up and on every spawn the
-/// interface call measured 5-11% (ThreadRing on one worker, Skynet).
-/// </remarks>
+/// <remarks>Any thread, as <see cref="IPlacementPolicy"/> says; it holds no state of its own.</remarks>
 internal sealed class WorkStealingPolicy(Scheduler scheduler) : IPlacementPolicy
 {
     public bool Steals => true;
 
     public bool Pins => false;
-
-    public bool Rehomes => false;
 
     public int HomeOf(long id, Worker? spawner) => 0;
 
@@ -43,5 +39,15 @@ internal sealed class WorkStealingPolicy(Scheduler scheduler) : IPlacementPolicy
         }
     }
 
+    public void WokenAlongside(GreenThread thread, Worker? waker) => Spawned(thread, waker);
+
     public void Preempted(GreenThread thread, Worker worker) => worker.PushLocal(thread);
+
+    public void Overflowed(GreenThread thread, Worker worker, bool wake) => scheduler.Inject(thread, wake);
+
+    public long TurnStarting(GreenThread thread, Worker worker) => 0;
+
+    public void Weighed(GreenThread thread, long ticks)
+    {
+    }
 }
