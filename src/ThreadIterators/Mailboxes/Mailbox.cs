@@ -52,14 +52,14 @@ namespace ThreadIterators;
 [DebuggerDisplay("{ToString(),nq}")]
 public sealed partial class Mailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
 {
-    /// <summary>Slots of a mailbox's first segment: enough for a reply or a few children's answers.</summary>
+    /// <summary>Slots of a mailbox's first segment: enough for a reply or a few children's answers. Guessed.</summary>
     private const int FirstCapacity = 4;
 
-    /// <summary>Each segment linked behind a full one has this many times its slots...</summary>
+    /// <summary>Each segment linked behind a full one has this many times its slots (guessed; <see cref="SegmentPool{T}"/> keeps one free list per power of it)...</summary>
     private const int Growth = 4;
 
-    /// <summary>...up to this many (a megabyte of <see cref="long"/> messages), so a flood allocates in bounded steps.</summary>
-    private const int MaxCapacity = 64 * 1024;
+    /// <summary>...up to this many (a megabyte of <see cref="long"/> messages), so a flood allocates in bounded steps. Guessed.</summary>
+    internal const int MaxCapacity = 64 * 1024;
 
     /// <summary>
     /// The smallest segment given back when its mailbox empties. Smaller ones stay: shrinking every 16- and 64-slot

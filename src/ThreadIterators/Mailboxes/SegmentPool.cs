@@ -16,7 +16,7 @@ namespace ThreadIterators;
 /// <typeparam name="T">The message type.</typeparam>
 internal static class SegmentPool<T>
 {
-    /// <summary>Most slots kept per capacity (16 MB of <see cref="long"/> messages); beyond that, segments go to the garbage collector.</summary>
+    /// <summary>Most slots kept per capacity (16 MB of <see cref="long"/> messages); beyond that, segments go to the garbage collector. Guessed.</summary>
     private const int SlotsKeptPerCapacity = 1 << 20;
 
     /// <summary>Free segments by capacity: index k holds capacity 4^(k+1).</summary>
@@ -67,7 +67,8 @@ internal static class SegmentPool<T>
 
     private static Stack<MailboxSegment<T>>[] CreateStacks()
     {
-        var stacks = new Stack<MailboxSegment<T>>[8];
+        // One per pooled size: 4, 16, ... up to the largest segment a mailbox grows.
+        var stacks = new Stack<MailboxSegment<T>>[IndexOf(Mailbox<T>.MaxCapacity) + 1];
         for (var i = 0; i < stacks.Length; i++)
         {
             stacks[i] = new Stack<MailboxSegment<T>>();

@@ -14,7 +14,7 @@ namespace ThreadIterators;
 /// </remarks>
 internal sealed class LocalRunQueue
 {
-    /// <summary>Slots in the ring; Go and Tokio use the same size.</summary>
+    /// <summary>Slots in the ring. Taken from Go and Tokio, which use the same size; not measured here.</summary>
     internal const int Capacity = 256;
 
     /// <summary>Mask that maps a position onto a slot.</summary>
@@ -159,6 +159,10 @@ internal sealed class LocalRunQueue
     [DebuggerDisplay("Head = {Head}, Tail = {Tail}")]
     private struct PaddedPositions
     {
+        /// <summary>
+        /// Padding per position: two 64-byte lines, since x86 prefetches lines in adjacent pairs. Guessed, after
+        /// the padding of .NET's own concurrent queues.
+        /// </summary>
         private const int CacheLine = 128;
 
         /// <summary>The oldest queued position; advanced by the owner's pop and by stealers.</summary>

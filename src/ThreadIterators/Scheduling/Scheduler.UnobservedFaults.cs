@@ -8,6 +8,12 @@ namespace ThreadIterators;
 // disposed, so no fault is lost silently. Any thread.
 public sealed partial class Scheduler
 {
+    /// <summary>
+    /// Tracked faults at which the list drops those already collected (and so already reported by their sentinel)
+    /// before it grows: keeps a long-lived scheduler's list short without a sweep per fault. Guessed.
+    /// </summary>
+    private const int PruneUnobservedAt = 64;
+
     /// <summary>Faults nothing has observed yet, reported at disposal if still unobserved. Guarded by locking the list.</summary>
     private readonly List<WeakReference<FaultSentinel>> _unobserved = [];
 
@@ -29,7 +35,7 @@ public sealed partial class Scheduler
     {
         lock (_unobserved)
         {
-            if (_unobserved.Count >= 64)
+            if (_unobserved.Count >= PruneUnobservedAt)
             {
                 _unobserved.RemoveAll(w => !w.TryGetTarget(out _));
             }

@@ -5,7 +5,8 @@ namespace ThreadIterators;
 /// <summary>
 /// The scheduler's live-thread count and id source, kept a cache line clear of every other field. Every spawn and
 /// exit writes <see cref="Live"/>; every worker reads the stopping flag on each turn and the idle and spinning counts
-/// on each push, so sharing a line with them made spawn-heavy work on two workers pay a cache miss per push.
+/// on each push, so sharing a line with them made spawn-heavy work on two workers pay a cache miss per push. The
+/// offsets are guessed: 64 bytes before and after the two counters.
 /// </summary>
 [StructLayout(LayoutKind.Explicit, Size = 144)]
 internal struct SpawnCounters

@@ -10,7 +10,7 @@ namespace ThreadIterators;
 /// <remarks>Any thread; each stripe's list is guarded by that stripe's lock.</remarks>
 internal sealed class ThreadRegistry
 {
-    /// <summary>Number of stripes; a power of two comfortably above the worker counts this runs with.</summary>
+    /// <summary>Number of stripes; a power of two comfortably above the worker counts this runs with. Guessed.</summary>
     private const int StripeCount = 16;
 
     /// <summary>The stripes.</summary>

@@ -42,7 +42,10 @@ internal sealed class Worker
     /// </summary>
     internal const int LongTurnSends = 256;
 
-    /// <summary>Every this many turns the inject queue is looked at first, so injected threads are not starved by local ones (Go uses 61).</summary>
+    /// <summary>
+    /// Every this many turns the inject queue is looked at first, so injected threads are not starved by local ones.
+    /// Taken from Go (a prime, so it does not fall into step with other periods); not measured here.
+    /// </summary>
     private const int InjectInterval = 61;
 
     /// <summary>
@@ -57,7 +60,10 @@ internal sealed class Worker
     /// </summary>
     private const int MinSpinRounds = 8;
 
-    /// <summary>Thread ids a worker takes from the scheduler at once; the registry stripes threads by block.</summary>
+    /// <summary>
+    /// Thread ids a worker takes from the scheduler at once, so spawning on two workers touches the shared counter
+    /// once per block rather than per spawn; the registry stripes threads by block. Guessed.
+    /// </summary>
     internal const int IdBlock = 1024;
 
     /// <summary>Wakes the worker when parked. Set by wakers, reset by the worker.</summary>

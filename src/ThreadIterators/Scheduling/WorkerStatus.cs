@@ -4,9 +4,8 @@ namespace ThreadIterators;
 
 /// <summary>
 /// What other OS threads read about a worker when they wake a thread homed on it: whether it is listed idle. Padded
-/// onto a cache line of its own, away from the fields the worker writes every turn (192 bytes: the flag at 64, so 64
-/// bytes either side of it on any 64-byte line alignment; 128-byte padding, as in the run queue, measured no
-/// different here and was not needed).
+/// onto a cache line of its own, away from the fields the worker writes every turn: the flag at 64 in 192 bytes, so at
+/// least 64 bytes clear of anything else on either side. Guessed, as is every padding here.
 /// </summary>
 [StructLayout(LayoutKind.Explicit, Size = 192)]
 internal struct WorkerStatus
