@@ -84,7 +84,7 @@ public static class WordCountJob
                 scheduler.Spawn(ProducePushed(shared, [shared], consumers, credits, dump, passes), "producer");
                 for (var i = 0; i < consumers; i++)
                 {
-                    var receive = shared.Recv();
+                    var receive = shared.CreateReceiveEvent();
                     scheduler.Spawn(Consume(receive, () => receive.Value, counts[i], credits), $"consumer {i}");
                 }
             }

@@ -7,7 +7,7 @@ internal sealed class YieldEvent : Event
 {
     internal override EventOutcome Park(GreenThread thread, Worker worker)
     {
-        worker.Preempt(thread);
+        worker.GiveUpTurn(thread);
         return EventOutcome.Parked;
     }
 

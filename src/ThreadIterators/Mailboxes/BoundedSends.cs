@@ -14,7 +14,7 @@ internal static class BoundedSends
     /// <summary>The shared body of <c>SendAsync</c>: at once when there is room, without allocating; otherwise waits.</summary>
     internal static ValueTask SendAsync<T>(IBoundedTarget<T> target, T message, CancellationToken cancellationToken)
     {
-        if (target.Room is not null && ThreadContext.Current.Worker is { } worker)
+        if (target.Room is not null && OsThreadContext.Current.Worker is { } worker)
         {
             // A green thread cannot await the task, and blocking on it would stall the worker; and a later TrySend of
             // the same thread could overtake a send left pending. Refused always, not only when the mailbox is full.
@@ -33,7 +33,7 @@ internal static class BoundedSends
     /// <summary>The shared body of <c>Put</c>: the shared completed event when there is room, else a <see cref="PutEvent{T}"/> that waits.</summary>
     internal static Event Put<T>(IBoundedTarget<T> target, T message)
     {
-        if (ThreadContext.Current.Worker is null)
+        if (OsThreadContext.Current.Worker is null)
         {
             throw new InvalidOperationException(
                 $"Put() into {target} was called outside a green thread, which cannot yield the event it returns; call Send or SendAsync instead.");
@@ -45,7 +45,7 @@ internal static class BoundedSends
     /// <summary>Sends from an OS thread, blocking while the mailbox is full; refuses a green thread, whose worker it would stall.</summary>
     internal static void SendBlocking<T>(IBoundedTarget<T> target, T message, CancellationToken cancellationToken)
     {
-        if (ThreadContext.Current.Worker is { } worker)
+        if (OsThreadContext.Current.Worker is { } worker)
         {
             throw new InvalidOperationException(
                 $"{worker.RunningDescription} called Send on bounded {target}, which blocks while the mailbox is full and would stall its worker; yield return Put(message) instead, or call TrySend.");

@@ -46,7 +46,7 @@ public sealed partial class Mailbox<T>
                             ReleaseRoom(room, segment);
                         }
                     }
-                    else if (segment.Capacity >= ShrinkFrom && !segment.HoldsMessageAt(position + 1))
+                    else if (segment.SlotCount >= ShrinkFrom && !segment.HoldsMessageAt(position + 1))
                     {
                         // Perhaps the last message of a burst: give the large segment back at once, rather than
                         // when the receiver next parks, which it may never do.
@@ -115,7 +115,7 @@ public sealed partial class Mailbox<T>
                 return false;
             }
 
-            if (segment.Capacity >= ShrinkFrom && segment.Room is null)
+            if (segment.SlotCount >= ShrinkFrom && segment.Room is null)
             {
                 // Empty after a burst: give the large segment back rather than keep it while parked.
                 ShrinkIfEmpty(segment);
@@ -227,7 +227,7 @@ public sealed partial class Mailbox<T>
             return;
         }
 
-        var small = SegmentPool<T>.Rent(FirstCapacity);
+        var small = SegmentPool<T>.Rent(FirstSegmentSlots);
         lock (large)
         {
             if (Volatile.Read(ref _tail) != large)

@@ -21,7 +21,7 @@ public sealed partial class Mailbox<T>
     /// <summary>Appends to a bounded mailbox if it has room, waking the receiver if it was parked. Any thread.</summary>
     private bool TryAdd(T message)
     {
-        var context = ThreadContext.Current;
+        var context = OsThreadContext.Current;
         context.Worker?.CountSend();
         switch (_tail!.TryAppend(message, ref _tail))
         {
@@ -43,7 +43,7 @@ public sealed partial class Mailbox<T>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private void Append(T message, MailboxSegment<T>? tail, bool alongside)
     {
-        var context = ThreadContext.Current;
+        var context = OsThreadContext.Current;
         context.Worker?.CountSend();
         if (TestHooks.Enabled)
         {
@@ -61,7 +61,7 @@ public sealed partial class Mailbox<T>
     }
 
     /// <summary>Makes the parked receiver ready; called by the one sender whose append took the park mark.</summary>
-    private void WakeReceiver(ThreadContext context, bool alongside = false)
+    private void WakeReceiver(OsThreadContext context, bool alongside = false)
     {
         if (TestHooks.Enabled)
         {
@@ -95,7 +95,7 @@ public sealed partial class Mailbox<T>
             {
                 // The first message: create the first segment. Only one sender's swap succeeds, and only that one
                 // sets _head; the receiver waits for it if it sees the segment first.
-                var created = SegmentPool<T>.Rent(FirstCapacity);
+                var created = SegmentPool<T>.Rent(FirstSegmentSlots);
                 if (Interlocked.CompareExchange(ref _tail, created, tail) != tail)
                 {
                     SegmentPool<T>.Return(created);
@@ -142,7 +142,7 @@ public sealed partial class Mailbox<T>
             return false;
         }
 
-        var next = SegmentPool<T>.Rent(Math.Min(full.Capacity * Growth, MaxCapacity));
+        var next = SegmentPool<T>.Rent(Math.Min(full.SlotCount * Growth, MaxSegmentSlots));
 
         // The segment is internal, so nothing else can lock it; growth is rare enough for a lock.
         lock (full)

@@ -53,13 +53,13 @@ namespace ThreadIterators;
 public sealed partial class Mailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
 {
     /// <summary>Slots of a mailbox's first segment: enough for a reply or a few children's answers. Guessed.</summary>
-    private const int FirstCapacity = 4;
+    private const int FirstSegmentSlots = 4;
 
     /// <summary>Each segment linked behind a full one has this many times its slots (guessed; <see cref="SegmentPool{T}"/> keeps one free list per power of it)...</summary>
     private const int Growth = 4;
 
     /// <summary>...up to this many (a megabyte of <see cref="long"/> messages), so a flood allocates in bounded steps. Guessed.</summary>
-    internal const int MaxCapacity = 64 * 1024;
+    internal const int MaxSegmentSlots = 64 * 1024;
 
     /// <summary>
     /// The smallest segment given back when its mailbox empties. Smaller ones stay: shrinking every 16- and 64-slot
@@ -270,7 +270,11 @@ public sealed partial class Mailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
     /// Gets the event a green thread yields to receive the next message. After the thread resumes,
     /// <see cref="ReceiveEvent{T}.Value"/> holds the message.
     /// </summary>
-    /// <returns>This mailbox's receive event; the same object every time.</returns>
+    /// <returns>
+    /// This mailbox's receive event; the same object every time, so calling this before every receive costs nothing.
+    /// (The naming rule: <c>Recv()</c> gets a mailbox's own reusable event; a <see cref="SharedMailbox{T}"/>, which
+    /// needs one event per receiver, makes them with <see cref="SharedMailbox{T}.CreateReceiveEvent"/>.)
+    /// </returns>
     public ReceiveEvent<T> Recv() => _receive;
 
     /// <inheritdoc/>

@@ -15,13 +15,13 @@ namespace ThreadIterators;
 /// <para>
 /// Each slot carries a sequence number, as in Vyukov's bounded queue: a slot is free for the append at position
 /// <c>p</c> when its sequence is <c>p</c>, holds that message when it is <c>p + 1</c>, and is free again for
-/// <c>p + capacity</c> once the receiver took it. Positions count from zero in every segment.
+/// <c>p + SlotCount</c> once the receiver took it. Positions count from zero in every segment.
 /// </para>
 /// <para>
 /// A bounded mailbox's one segment may hold fewer messages than it has slots (<see cref="Bound"/>, its capacity, is
 /// then below the slot count, a power of two). Taking the message at position <c>p</c> then frees the slot of
 /// position <c>p + Bound</c> rather than the taken slot itself, which waits until the receiver takes
-/// <c>p + capacity - Bound</c>. So at most <see cref="Bound"/> slots are ever free or full ahead of the receiver, and
+/// <c>p + SlotCount - Bound</c>. So at most <see cref="Bound"/> slots are ever free or full ahead of the receiver, and
 /// a send still costs one compare-and-swap. For every other segment <see cref="Bound"/> is the slot count and the
 /// receiver frees the slot it took.
 /// </para>
@@ -83,21 +83,21 @@ internal sealed class MailboxSegment<T>
     /// </summary>
     internal long Base;
 
-    internal MailboxSegment(int capacity)
-        : this(capacity, capacity)
+    internal MailboxSegment(int slotCount)
+        : this(slotCount, slotCount)
     {
     }
 
-    /// <summary>Creates a segment of <paramref name="capacity"/> slots (a power of two) that holds at most <paramref name="bound"/> messages.</summary>
-    internal MailboxSegment(int capacity, int bound, WaiterQueue? room = null)
+    /// <summary>Creates a segment of <paramref name="slotCount"/> slots (a power of two) that holds at most <paramref name="bound"/> messages.</summary>
+    internal MailboxSegment(int slotCount, int bound, WaiterQueue? room = null)
     {
-        Slots = new Slot[capacity];
+        Slots = new Slot[slotCount];
         Bound = bound;
         Room = room;
         for (var i = 0; i < Slots.Length; i++)
         {
             // Slots past the bound start out as if freed for a lap before position 0: neither free nor full.
-            Slots[i].Sequence = i < bound ? i : i - capacity;
+            Slots[i].Sequence = i < bound ? i : i - slotCount;
         }
     }
 
@@ -111,7 +111,7 @@ internal sealed class MailboxSegment<T>
     internal readonly WaiterQueue? Room;
 
     /// <summary>Gets the number of slots.</summary>
-    internal int Capacity => Slots.Length;
+    internal int SlotCount => Slots.Length;
 
     /// <summary>Gets the append position in a <see cref="TailWord"/>.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]

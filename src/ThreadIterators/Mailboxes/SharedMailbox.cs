@@ -12,8 +12,10 @@ namespace ThreadIterators;
 /// </summary>
 /// <remarks>
 /// <para>
-/// Each receiving green thread calls <see cref="Recv"/> once and yields the event it gets again and again: each call
-/// makes a new event, bound to the first thread that yields it. A receiver that finds the mailbox empty parks; each
+/// Each receiving green thread calls <see cref="CreateReceiveEvent"/> once and yields the event it gets again and
+/// again: each call makes a new event, bound to the first thread that yields it. (The naming rule: <c>Recv()</c> gets a
+/// mailbox's own reusable event, the same object every time, as <see cref="Mailbox{T}.Recv"/> does; a method that
+/// makes a new object says so with <c>Create</c>.) A receiver that finds the mailbox empty parks; each
 /// message sent wakes one parked receiver. Messages are taken in the order they were sent (first in, first out), so
 /// one sender's messages are taken in order, though receivers running in parallel may handle them out of order.
 /// </para>
@@ -130,7 +132,7 @@ public sealed class SharedMailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
     /// resumes <see cref="SharedReceiveEvent{T}.Value"/> holds the message. Call once per receiver.
     /// </summary>
     /// <returns>A new event, bound to the first green thread that yields it.</returns>
-    public SharedReceiveEvent<T> Recv() => new(this);
+    public SharedReceiveEvent<T> CreateReceiveEvent() => new(this);
 
     /// <inheritdoc/>
     public override string ToString() => Name is null ? $"SharedMailbox<{typeof(T).Name}>" : $"SharedMailbox<{typeof(T).Name}> '{Name}'";

@@ -6,11 +6,11 @@ namespace ThreadIterators;
 
 /// <summary>
 /// The event one green thread yields to receive from a <see cref="SharedMailbox{T}"/>; after the thread resumes,
-/// <see cref="Value"/> holds the message. Obtain one per receiver from <see cref="SharedMailbox{T}.Recv"/> and yield
+/// <see cref="Value"/> holds the message. Obtain one per receiver from <see cref="SharedMailbox{T}.CreateReceiveEvent"/> and yield
 /// it for every message.
 /// </summary>
 /// <typeparam name="T">The type of the messages.</typeparam>
-[DebuggerDisplay("Recv() on {_mailbox,nq}")]
+[DebuggerDisplay("Receive on {_mailbox,nq}")]
 public sealed class SharedReceiveEvent<T> : Event
 {
     private readonly SharedMailbox<T> _mailbox;
@@ -27,7 +27,7 @@ public sealed class SharedReceiveEvent<T> : Event
     public SharedMailbox<T> Mailbox => _mailbox;
 
     /// <inheritdoc/>
-    public override string ToString() => $"Recv() on {_mailbox}";
+    public override string ToString() => $"Receive on {_mailbox}";
 
     internal override EventOutcome Park(GreenThread thread, Worker worker)
     {
@@ -41,7 +41,7 @@ public sealed class SharedReceiveEvent<T> : Event
         if (waiter.Thread != thread)
         {
             throw new InvalidOperationException(
-                $"{thread} yielded {this}, which belongs to {waiter.Thread}; each receiver of a shared mailbox calls Recv() for its own event.");
+                $"{thread} yielded {this}, which belongs to {waiter.Thread}; each receiver of a shared mailbox calls CreateReceiveEvent() for its own event.");
         }
 
         return Receive(waiter);

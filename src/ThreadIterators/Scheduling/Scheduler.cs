@@ -187,7 +187,7 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
     {
         ArgumentNullException.ThrowIfNull(body);
         ObjectDisposedException.ThrowIf(IsStopping, this);
-        var own = OwnWorker(ThreadContext.Current);
+        var own = OwnWorker(OsThreadContext.Current);
         var id = own?.NextThreadId() ?? Interlocked.Increment(ref _counters.LastId);
         var home = _workStealing is { } workStealing ? workStealing.HomeOf(id, own) : Placement.HomeOf(id, own);
         var thread = new GreenThread(this, body.GetEnumerator(), id, home, name);
@@ -315,7 +315,7 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
     /// <param name="what">What the thread did and why that cannot work, completing "GreenThread #n ...".</param>
     internal void ThrowIfOnOwnWorker(string what)
     {
-        if (ThreadContext.Current.Worker is { } worker && worker.Scheduler == this)
+        if (OsThreadContext.Current.Worker is { } worker && worker.Scheduler == this)
         {
             throw new InvalidOperationException($"{worker.RunningDescription} {what}.");
         }
@@ -325,10 +325,10 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
     internal string Describe(long id) => _registry.Find(id)?.ToString() ?? $"GreenThread #{id}";
 
     /// <summary>Makes a parked thread runnable, where the policy says (see <see cref="IPlacementPolicy.Woken"/>).</summary>
-    internal void Ready(GreenThread thread) => Ready(thread, ThreadContext.Current);
+    internal void Ready(GreenThread thread) => Ready(thread, OsThreadContext.Current);
 
     /// <summary>As <see cref="Ready(GreenThread)"/>, for a caller that has the calling thread's context at hand.</summary>
-    internal void Ready(GreenThread thread, ThreadContext context)
+    internal void Ready(GreenThread thread, OsThreadContext context)
     {
         thread.AssertQueued("a wake-up");
         var waker = OwnWorker(context);
@@ -349,7 +349,7 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
     internal void ReadyAlongside(GreenThread thread)
     {
         thread.AssertQueued("a wake-up alongside its waker");
-        var waker = OwnWorker(ThreadContext.Current);
+        var waker = OwnWorker(OsThreadContext.Current);
         if (_workStealing is { } workStealing)
         {
             workStealing.WokenAlongside(thread, waker);
@@ -361,7 +361,7 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
     }
 
     /// <summary>Gets the worker the calling OS thread is if it is one of this scheduler's, else null.</summary>
-    private Worker? OwnWorker(ThreadContext context) => context.Worker is { } worker && worker.Scheduler == this ? worker : null;
+    private Worker? OwnWorker(OsThreadContext context) => context.Worker is { } worker && worker.Scheduler == this ? worker : null;
 
     /// <summary>Adds a thread to the inject queue; any thread.</summary>
     internal void Inject(GreenThread thread, bool wake)

@@ -122,7 +122,7 @@ internal sealed class Worker
         Scheduler = scheduler;
         Index = index;
         _random = (uint)(index * 2654435761u) | 1;
-        Context = new ThreadContext(this);
+        Context = new OsThreadContext(this);
         _placement = scheduler.Placement;
         _workStealing = _placement as WorkStealingPolicy;
         _steals = _placement.Steals;
@@ -143,8 +143,8 @@ internal sealed class Worker
     /// <summary>Gets the worker's queue of runnable threads.</summary>
     internal LocalRunQueue Queue { get; } = new();
 
-    /// <summary>Gets this worker's context; also its OS thread's <see cref="ThreadContext.Current"/>.</summary>
-    internal ThreadContext Context { get; }
+    /// <summary>Gets this worker's context; also its OS thread's <see cref="OsThreadContext.Current"/>.</summary>
+    internal OsThreadContext Context { get; }
 
     /// <summary>Gets the green thread this worker is running, if any.</summary>
     /// <remarks>Kept as an id rather than a reference: a reference store costs a GC write barrier on every turn.</remarks>
@@ -231,10 +231,10 @@ internal sealed class Worker
     internal void PushInbound(GreenThread thread) => _inbound.Enqueue(thread);
 
     /// <summary>Queues a thread that gave up its turn on this worker, where the policy says.</summary>
-    internal void Preempt(GreenThread thread)
+    internal void GiveUpTurn(GreenThread thread)
     {
         thread.AssertQueued("giving up its turn");
-        _placement.Preempted(thread, this);
+        _placement.Yielded(thread, this);
     }
 
     /// <summary>
@@ -265,7 +265,7 @@ internal sealed class Worker
 
     private void Main()
     {
-        ThreadContext.SetCurrent(Context);
+        OsThreadContext.SetCurrent(Context);
         try
         {
             while (!Scheduler.IsStopping)
@@ -281,7 +281,7 @@ internal sealed class Worker
         }
         finally
         {
-            ThreadContext.SetCurrent(null);
+            OsThreadContext.SetCurrent(null);
         }
     }
 
@@ -461,7 +461,7 @@ internal sealed class Worker
                     // Out of budget: queue the thread before it parks on the event, so it holds no message while queued.
                     thread.WaitingOn = DeferredParkEvent.Instance;
                     thread.AssertParking(this);
-                    Preempt(thread);
+                    GiveUpTurn(thread);
                     return;
                 }
 

@@ -9,7 +9,7 @@ namespace ThreadIterators;
 //   Queued   -> Running   a worker starts a turn of it (Worker.RunTurn).
 //   Running  -> Parking   it is about to resume from or park on an event, or to give up its turn: from here on a
 //                         waker may take it, on any OS thread.
-//   Parking  -> Queued    a waker made it ready (Scheduler.Ready, ReadyAlongside, Worker.Preempt).
+//   Parking  -> Queued    a waker made it ready (Scheduler.Ready, ReadyAlongside, Worker.GiveUpTurn).
 //   Parking  -> Running   the event did not park it after all, and its worker goes on running it.
 //   Running  -> Ended     its body ended or faulted (Scheduler.Exit); any state but Running -> Ended when its scheduler
 //                         disposes it. A wake-up that arrives after the end is ignored, as the worker ignores it.

@@ -142,7 +142,7 @@ public sealed partial class GreenThread
     /// <exception cref="InvalidOperationException">Called on a worker of this thread's scheduler; yield <see cref="Exited"/> instead.</exception>
     public bool Wait(TimeSpan timeout)
     {
-        if (ThreadContext.Current.Worker?.Scheduler == Scheduler)
+        if (OsThreadContext.Current.Worker?.Scheduler == Scheduler)
         {
             // Only build the message when it is needed.
             Scheduler.ThrowIfOnOwnWorker($"called Wait() on {this}, which would block a worker of the scheduler; yield {nameof(Exited)} instead");

@@ -50,7 +50,7 @@ public abstract partial class RuntimeContract
 
         IEnumerable<Event> Consume()
         {
-            var message = shared.Recv();
+            var message = shared.CreateReceiveEvent();
             while (true)
             {
                 yield return message;
@@ -90,7 +90,7 @@ public abstract partial class RuntimeContract
 
         IEnumerable<Event> Consume()
         {
-            var message = shared.Recv();
+            var message = shared.CreateReceiveEvent();
             for (var received = 0; received < 2 * perSender; received++)
             {
                 yield return message;
@@ -125,7 +125,7 @@ public abstract partial class RuntimeContract
 
         IEnumerable<Event> TakeOne()
         {
-            var message = shared.Recv();
+            var message = shared.CreateReceiveEvent();
             yield return message;
             lock (taken)
             {
@@ -138,7 +138,7 @@ public abstract partial class RuntimeContract
     public void SharedMailbox_ReceiveEventYieldedByAnotherThread_FaultsNamingBoth()
     {
         var shared = new SharedMailbox<int>("jobs");
-        var receive = shared.Recv();
+        var receive = shared.CreateReceiveEvent();
         var first = Scheduler.Spawn(Yield(), "owner");
         WaitUntil(() => shared.WaitingReceivers == 1, "the owner parks");
         var second = Scheduler.Spawn(Yield(), "borrower");

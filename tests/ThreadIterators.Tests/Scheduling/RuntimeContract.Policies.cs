@@ -86,7 +86,7 @@ public abstract partial class RuntimeContract
 
             void Record()
             {
-                var worker = ThreadContext.Current.Worker!.Index;
+                var worker = OsThreadContext.Current.Worker!.Index;
                 seen[index].Add(worker);
                 // Started from outside, a thread is homeless until a worker wakes it (see SoftAffinityPolicy).
                 if (threads[index].Home != worker && threads[index].Home != GreenThread.Homeless)

@@ -43,7 +43,7 @@ internal sealed class DedicatedPolicy(Scheduler scheduler) : IPlacementPolicy
     /// <summary>As any wake-up: the thread may run nowhere but at home, so there is no idle worker to hand it to.</summary>
     public void WokenAlongside(GreenThread thread, Worker? waker) => Woken(thread, waker);
 
-    public void Preempted(GreenThread thread, Worker worker) => worker.PushLocal(thread);
+    public void Yielded(GreenThread thread, Worker worker) => worker.PushLocal(thread);
 
     /// <summary>Stays on its worker: the shared inject queue would let any worker run it.</summary>
     public void Overflowed(GreenThread thread, Worker worker, bool wake) => worker.PushInbound(thread);

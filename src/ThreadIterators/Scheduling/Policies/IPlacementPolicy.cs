@@ -49,7 +49,7 @@ internal interface IPlacementPolicy
     void WokenAlongside(GreenThread thread, Worker? waker);
 
     /// <summary>Queues a thread that gave up its turn (yielded, or used up its step budget) on <paramref name="worker"/>.</summary>
-    void Preempted(GreenThread thread, Worker worker);
+    void Yielded(GreenThread thread, Worker worker);
 
     /// <summary>
     /// Takes one of the threads moved out of <paramref name="worker"/>'s full run queue; <paramref name="wake"/> is set

@@ -19,7 +19,7 @@ internal sealed class SharedQueuePolicy(Scheduler scheduler) : IPlacementPolicy
 
     public void WokenAlongside(GreenThread thread, Worker? waker) => scheduler.Inject(thread, wake: true);
 
-    public void Preempted(GreenThread thread, Worker worker) => scheduler.Inject(thread, wake: true);
+    public void Yielded(GreenThread thread, Worker worker) => scheduler.Inject(thread, wake: true);
 
     /// <summary>Never called in practice: nothing is ever pushed on a local queue under this policy.</summary>
     public void Overflowed(GreenThread thread, Worker worker, bool wake) => scheduler.Inject(thread, wake);

@@ -85,7 +85,7 @@ internal sealed class SoftAffinityPolicy(Scheduler scheduler) : IPlacementPolicy
     /// <summary>As any wake-up: a light thread runs next on the waker, which then soon ends its turn or goes long.</summary>
     public void WokenAlongside(GreenThread thread, Worker? waker) => Woken(thread, waker);
 
-    public void Preempted(GreenThread thread, Worker worker) => worker.PushLocal(thread);
+    public void Yielded(GreenThread thread, Worker worker) => worker.PushLocal(thread);
 
     public void Overflowed(GreenThread thread, Worker worker, bool wake) => scheduler.Inject(thread, wake);
 

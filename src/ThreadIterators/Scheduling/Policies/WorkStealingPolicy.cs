@@ -41,7 +41,7 @@ internal sealed class WorkStealingPolicy(Scheduler scheduler) : IPlacementPolicy
 
     public void WokenAlongside(GreenThread thread, Worker? waker) => Spawned(thread, waker);
 
-    public void Preempted(GreenThread thread, Worker worker) => worker.PushLocal(thread);
+    public void Yielded(GreenThread thread, Worker worker) => worker.PushLocal(thread);
 
     public void Overflowed(GreenThread thread, Worker worker, bool wake) => scheduler.Inject(thread, wake);
 

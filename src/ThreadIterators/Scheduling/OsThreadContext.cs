@@ -8,16 +8,16 @@ namespace ThreadIterators;
 /// and handed to the wake-up, so a send that wakes its receiver reads the thread static once.
 /// </summary>
 /// <remarks>Only the owning OS thread touches an instance.</remarks>
-internal sealed class ThreadContext
+internal sealed class OsThreadContext
 {
     /// <summary>The calling thread's context, once it has one.</summary>
     [ThreadStatic]
-    private static ThreadContext? t_current;
+    private static OsThreadContext? t_current;
 
-    internal ThreadContext(Worker? worker) => Worker = worker;
+    internal OsThreadContext(Worker? worker) => Worker = worker;
 
     /// <summary>Gets the calling OS thread's context, creating it on first use.</summary>
-    internal static ThreadContext Current
+    internal static OsThreadContext Current
     {
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         get => t_current ?? CreateCurrent();
@@ -27,8 +27,8 @@ internal sealed class ThreadContext
     internal Worker? Worker { get; }
 
     /// <summary>Makes <paramref name="context"/> the calling thread's context; a worker does this when it starts.</summary>
-    internal static void SetCurrent(ThreadContext? context) => t_current = context;
+    internal static void SetCurrent(OsThreadContext? context) => t_current = context;
 
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private static ThreadContext CreateCurrent() => t_current = new ThreadContext(null);
+    private static OsThreadContext CreateCurrent() => t_current = new OsThreadContext(null);
 }
