@@ -10,6 +10,48 @@ namespace ThreadIterators;
 // workers have stopped).
 public sealed partial class Mailbox<T>
 {
+    /// <summary>
+    /// A receive: takes the next message into <paramref name="receive"/> if there is one, else parks the receiver.
+    /// The receiving thread, when it yields <see cref="Recv"/>.
+    /// </summary>
+    internal EventOutcome TakeOrPark(GreenThread thread, ReceiveEvent<T> receive)
+    {
+        if (_receiver != thread)
+        {
+            Bind(thread);
+        }
+
+        while (true)
+        {
+            if (TryTake(out var message))
+            {
+                receive.Deliver(message);
+                return EventOutcome.Continue;
+            }
+
+            // A failed park means the mailbox changed since the take looked: a message arrived, or the segment
+            // the receiver would park on was created or frozen. Look again.
+            if (TryPark())
+            {
+                return EventOutcome.Parked;
+            }
+        }
+    }
+
+    /// <summary>The end of a receive that parked: the send that woke the receiver linked a message, so it is there.</summary>
+    internal EventOutcome TakeOnResume(GreenThread thread, ReceiveEvent<T> receive)
+    {
+        if (!TryTake(out var message))
+        {
+            // A receiver is woken only by the send that linked a message; anything else is a runtime bug, and
+            // continuing would hand the body a message nobody sent.
+            throw new InvalidOperationException($"{thread} was resumed from {receive} with no message in the mailbox.");
+        }
+
+        receive.Deliver(message);
+        return EventOutcome.Continue;
+    }
+
     /// <summary>Makes <paramref name="thread"/> the receiver, or throws if another live thread is.</summary>
     internal void Bind(GreenThread thread)
     {

@@ -1,4 +1,3 @@
-using System;
 using System.Diagnostics;
 
 namespace ThreadIterators;
@@ -29,43 +28,13 @@ public sealed class ReceiveEvent<T> : Event
     /// <inheritdoc/>
     public override string ToString() => $"Recv() on {_mailbox}";
 
-    internal override EventOutcome Park(GreenThread thread, Worker worker)
-    {
-        var mailbox = _mailbox;
-        if (mailbox.Receiver != thread)
-        {
-            mailbox.Bind(thread);
-        }
+    // The receive itself is the mailbox's receiver side (Mailbox.Receiving.cs), so a message hop reads in one place.
+    internal override EventOutcome Park(GreenThread thread, Worker worker) => _mailbox.TakeOrPark(thread, this);
 
-        while (true)
-        {
-            if (mailbox.TryTake(out var message))
-            {
-                Value = message;
-                return EventOutcome.Continue;
-            }
+    internal override EventOutcome Resume(GreenThread thread, Worker worker) => _mailbox.TakeOnResume(thread, this);
 
-            // A failed park means the mailbox changed since the take looked: a message arrived, or the segment
-            // the receiver would park on was created or frozen. Look again.
-            if (mailbox.TryPark())
-            {
-                return EventOutcome.Parked;
-            }
-        }
-    }
-
-    internal override EventOutcome Resume(GreenThread thread, Worker worker)
-    {
-        if (!_mailbox.TryTake(out var message))
-        {
-            // A receiver is woken only by the send that linked a message; anything else is a runtime bug, and
-            // continuing would hand the body a message nobody sent.
-            throw new InvalidOperationException($"{thread} was resumed from {this} with no message in the mailbox.");
-        }
-
-        Value = message;
-        return EventOutcome.Continue;
-    }
+    /// <summary>Stores a taken message for the body to read. Receiver only.</summary>
+    internal void Deliver(T message) => Value = message;
 
     internal override void Abandon(GreenThread thread) => _mailbox.Abandon();
 }
