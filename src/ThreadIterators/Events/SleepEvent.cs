@@ -6,6 +6,7 @@ namespace ThreadIterators;
 /// Parks the yielding thread until a deadline measured from the moment it was yielded. One instance per call of
 /// <see cref="Event.Sleep(TimeSpan)"/>; it may be yielded again, each time starting a new sleep.
 /// </summary>
+/// <remarks>The worker running the sleeping thread parks it; the timer thread makes it ready.</remarks>
 internal sealed class SleepEvent : Event
 {
     /// <summary>How long each sleep lasts.</summary>

@@ -4,6 +4,7 @@ namespace ThreadIterators;
 /// What the waiting side of a bounded send needs from a bounded <see cref="Mailbox{T}"/> or
 /// <see cref="SharedMailbox{T}"/>: a send that never waits, a look for room, and the queue of waiting senders.
 /// </summary>
+/// <remarks>Any thread, as each member says.</remarks>
 /// <typeparam name="T">The message type.</typeparam>
 internal interface IBoundedTarget<T>
 {

@@ -6,7 +6,10 @@ namespace ThreadIterators;
 /// What <c>Put</c> returns when a bounded mailbox was full: the message, waiting for room. The green thread that
 /// yields it parks until a receiver has made room, then sends the message and goes on.
 /// </summary>
-/// <remarks>One per full <c>Put</c>; a put that finds room returns the shared <see cref="SentEvent"/> instead.</remarks>
+/// <remarks>
+/// One per full <c>Put</c>; a put that finds room returns the shared <see cref="SentEvent"/> instead. The worker
+/// running the sending thread parks and resumes it; a receiver on any worker releases it through its waiter.
+/// </remarks>
 /// <typeparam name="T">The message type.</typeparam>
 internal sealed class PutEvent<T> : Event
 {

@@ -9,6 +9,7 @@ namespace ThreadIterators;
 /// <remarks>
 /// Each mailbox has exactly one receive event, reused for every message, so receiving allocates nothing.
 /// <see cref="Value"/> is meant to be read by the receiving thread between two receives.
+/// The receiving green thread only, on whichever worker runs it.
 /// </remarks>
 /// <typeparam name="T">The type of the messages.</typeparam>
 [DebuggerDisplay("Recv() on {_mailbox,nq}")]

@@ -24,6 +24,7 @@ namespace ThreadIterators;
 /// <see cref="ConcurrentQueue{T}"/>, which several receivers can take from, and a bounded one counts its free room
 /// with interlocked operations too). In exchange, no receiver sits idle while another has a backlog.
 /// </para>
+/// <para>Any thread may send; each receiving green thread uses its own receive event.</para>
 /// </remarks>
 /// <typeparam name="T">The type of the messages.</typeparam>
 [DebuggerDisplay("{ToString(),nq}")]

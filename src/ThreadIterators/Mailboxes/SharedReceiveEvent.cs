@@ -9,6 +9,7 @@ namespace ThreadIterators;
 /// <see cref="Value"/> holds the message. Obtain one per receiver from <see cref="SharedMailbox{T}.CreateReceiveEvent"/> and yield
 /// it for every message.
 /// </summary>
+/// <remarks>The one green thread it is bound to, on whichever worker runs it.</remarks>
 /// <typeparam name="T">The type of the messages.</typeparam>
 [DebuggerDisplay("Receive on {_mailbox,nq}")]
 public sealed class SharedReceiveEvent<T> : Event

@@ -4,6 +4,7 @@ namespace ThreadIterators;
 /// What <see cref="PullSource{T}.Complete"/> returns: sends the partly filled batch, then answers requests with the
 /// end until every connected puller has been told, parking on the request mailbox between them.
 /// </summary>
+/// <remarks>The producing green thread only.</remarks>
 /// <typeparam name="T">The item type.</typeparam>
 internal sealed class CompleteEvent<T>(PullSource<T> source) : Event
 {

@@ -4,6 +4,7 @@ namespace ThreadIterators;
 /// What <see cref="Puller{T}.Next"/> returns: sends the puller's free buffers to the producer as requests, then
 /// receives the next batch, parking on the puller's reply mailbox until one arrives. One per puller.
 /// </summary>
+/// <remarks>The puller's green thread only.</remarks>
 /// <typeparam name="T">The item type.</typeparam>
 internal sealed class NextBatchEvent<T>(Puller<T> puller) : Event
 {

@@ -5,6 +5,7 @@ namespace ThreadIterators;
 /// first (and parking on the request mailbox while there is none), and sends the batch once it is full. One per
 /// source; it holds the item being offered.
 /// </summary>
+/// <remarks>The producing green thread only.</remarks>
 /// <typeparam name="T">The item type.</typeparam>
 internal sealed class OfferEvent<T>(PullSource<T> source) : Event
 {

@@ -8,6 +8,7 @@ namespace ThreadIterators;
 /// One consumer's connection to a <see cref="PullSource{T}"/>: it yields <see cref="Next"/> to ask for a batch and
 /// wait for it, then reads <see cref="Batch"/>. Made by <see cref="PullSource{T}.Connect"/>; one green thread uses it.
 /// </summary>
+/// <remarks>One green thread only: the one that connected it.</remarks>
 /// <typeparam name="T">The item type.</typeparam>
 [DebuggerDisplay("{ToString(),nq}")]
 public sealed class Puller<T>

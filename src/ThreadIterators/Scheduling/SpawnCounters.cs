@@ -8,6 +8,7 @@ namespace ThreadIterators;
 /// on each push, so sharing a line with them made spawn-heavy work on two workers pay a cache miss per push. The
 /// offsets are guessed: 64 bytes before and after the two counters.
 /// </summary>
+/// <remarks>Any thread, with interlocked operations.</remarks>
 [StructLayout(LayoutKind.Explicit, Size = 144)]
 internal struct SpawnCounters
 {

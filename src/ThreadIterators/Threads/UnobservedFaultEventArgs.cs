@@ -3,6 +3,7 @@ using System;
 namespace ThreadIterators;
 
 /// <summary>Describes a green thread that ended with an exception nothing was waiting for; see <see cref="Scheduler.UnobservedFault"/>.</summary>
+/// <remarks>Immutable; raised on the finalizer thread, the disposing thread or a worker.</remarks>
 public sealed class UnobservedFaultEventArgs : EventArgs
 {
     internal UnobservedFaultEventArgs(GreenThread thread, Exception exception)
