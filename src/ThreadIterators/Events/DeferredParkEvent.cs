@@ -8,7 +8,9 @@ namespace ThreadIterators;
 /// its next turn. Parking at once instead could take a message, and a thread disposed while queued with a message
 /// taken but not yet handled would lose it.
 /// </summary>
-/// <remarks>Any thread: stateless, one instance shared by every thread and scheduler; only the worker running a thread sets it.</remarks>
+/// <remarks>
+/// Any thread: stateless, one instance shared by every thread and scheduler; only the worker running a thread sets it.
+/// </remarks>
 internal sealed class DeferredParkEvent : Event
 {
     /// <summary>Gets the one instance; it keeps no state, the yielded event is still the body's <c>Current</c>.</summary>

@@ -9,7 +9,9 @@ namespace ThreadIterators;
 /// queue of waiting senders, looks for room once more, and waits until a receiver releases it (see
 /// <see cref="WaiterQueue"/>). Green threads wait on a <see cref="PutEvent{T}"/> instead.
 /// </summary>
-/// <remarks>Any OS thread that is not a worker of a scheduler (a green thread is refused with a clear exception); stateless.</remarks>
+/// <remarks>
+/// Any OS thread that is not a worker of a scheduler (a green thread is refused with a clear exception); stateless.
+/// </remarks>
 internal static class BoundedSends
 {
     /// <summary>The shared body of <c>SendAsync</c>: at once when there is room, without allocating; otherwise waits.</summary>

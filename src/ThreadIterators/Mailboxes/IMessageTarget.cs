@@ -9,7 +9,9 @@ namespace ThreadIterators;
 /// green threads receive from, or a <see cref="Router{T}"/> in front of several mailboxes. A producer written against
 /// this interface works with any of them, bounded or not.
 /// </summary>
-/// <remarks>Any thread may send; a green thread yields <see cref="Put"/> rather than block its worker in a bounded send.</remarks>
+/// <remarks>
+/// Any thread may send; a green thread yields <see cref="Put"/> rather than block its worker in a bounded send.
+/// </remarks>
 /// <typeparam name="T">The message type.</typeparam>
 public interface IMessageTarget<in T>
 {

@@ -4,7 +4,10 @@ namespace ThreadIterators;
 /// A consumer's request for a batch, and the batch that answers it: the same buffer goes to the producer empty and
 /// comes back filled (or marked as the end), so pulling allocates nothing per batch.
 /// </summary>
-/// <remarks>Owned by one side at a time: the puller fills in a request and sends it; the producer fills the batch and sends it back.</remarks>
+/// <remarks>
+/// Owned by one side at a time: the puller fills in a request and sends it; the producer fills the batch and sends it
+/// back.
+/// </remarks>
 /// <typeparam name="T">The item type.</typeparam>
 internal sealed class PullRequest<T>(Puller<T> owner, int batchSize)
 {

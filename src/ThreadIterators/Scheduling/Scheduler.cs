@@ -269,7 +269,10 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
     /// Stops the workers, then disposes every green thread still live, so their <c>finally</c> blocks run. Joiners
     /// outside the scheduler see an <see cref="OperationCanceledException"/>.
     /// </summary>
-    /// <remarks>A thread that is running finishes its current turn first. Exceptions from <c>finally</c> blocks are reported through <see cref="UnobservedFault"/>.</remarks>
+    /// <remarks>
+    /// A thread that is running finishes its current turn first. Exceptions from <c>finally</c> blocks are reported
+    /// through <see cref="UnobservedFault"/>.
+    /// </remarks>
     /// <exception cref="InvalidOperationException">Called from a green thread of this scheduler.</exception>
     public void Dispose()
     {

@@ -147,7 +147,9 @@ internal sealed partial class Worker
     internal OsThreadContext Context { get; }
 
     /// <summary>Gets the green thread this worker is running, if any.</summary>
-    /// <remarks>Kept as an id rather than a reference: a reference store costs a GC write barrier on every turn.</remarks>
+    /// <remarks>
+    /// Kept as an id rather than a reference: a reference store costs a GC write barrier on every turn.
+    /// </remarks>
     internal long RunningId { get; private set; }
 
     /// <summary>

@@ -78,7 +78,9 @@ public sealed partial class GreenThread
     /// Gets the event that completes when this thread ends. A green thread yields it to join this one; if this thread
     /// faulted, the joining thread ends with the same exception, just as an exception thrown at that point would end it.
     /// </summary>
-    /// <remarks>Several threads may join the same thread. A thread cannot join itself or a thread of another scheduler.</remarks>
+    /// <remarks>
+    /// Several threads may join the same thread. A thread cannot join itself or a thread of another scheduler.
+    /// </remarks>
     public Event Exited => GetExitEvent();
 
     /// <summary>Gets a value indicating whether the thread has ended, successfully or not.</summary>
