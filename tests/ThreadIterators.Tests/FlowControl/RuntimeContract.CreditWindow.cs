@@ -7,64 +7,11 @@ namespace ThreadIterators.Tests;
 
 public abstract partial class RuntimeContract
 {
+    // Tests written as one call run a body from RuntimeContract.CreditWindow.Scenarios.cs at a small size; the stress
+    // tier, tests/ThreadIterators.StressTests, runs the same bodies long.
+
     [Fact]
-    public void CreditWindow_TwoProducersOneWindow_NeverMoreThanWindowUnacknowledged_EveryMessageInOrder()
-    {
-        const int window = 8;
-        const int perProducer = 20_000;
-        var credits = new CreditWindow(window, "pages");
-        var inbox = new Mailbox<long>("consumer");
-        var sent = new long[2];
-        var counts = new long[2];
-        long outOfOrder = 0;
-        long overWindow = 0;
-        long deepest = 0;
-
-        var consumer = Scheduler.Spawn(Consume(), "consumer");
-        Scheduler.Spawn(Produce(0), "producer 0");
-        Scheduler.Spawn(Produce(1), "producer 1");
-        Join(consumer);
-        WaitForAll();
-
-        Assert.Equal(0, outOfOrder);
-        Assert.All(counts, c => Assert.Equal(perProducer, c));
-        Assert.Equal(0, overWindow);
-        Assert.InRange(deepest, 1, window);
-        Assert.Equal(window, credits.Available);
-
-        IEnumerable<Event> Produce(int producer)
-        {
-            for (var i = 0; i < perProducer; i++)
-            {
-                yield return credits.Acquire();
-                inbox.Send(Encode(producer, i));
-                Interlocked.Increment(ref sent[producer]);
-            }
-        }
-
-        IEnumerable<Event> Consume()
-        {
-            for (long received = 1; received <= 2L * perProducer; received++)
-            {
-                var message = inbox.Recv();
-                yield return message;
-
-                // Acknowledged so far: received - 1. Sent counts lag the sends, so this is at most the real number in flight.
-                var unacknowledged = Interlocked.Read(ref sent[0]) + Interlocked.Read(ref sent[1]) - (received - 1);
-                deepest = Math.Max(deepest, inbox.Count + 1);
-                if (unacknowledged > window || inbox.Count + 1 > window)
-                {
-                    overWindow++;
-                }
-
-                if (!NextInSequence(message.Value, counts))
-                {
-                    outOfOrder++;
-                }
-                credits.Release();
-            }
-        }
-    }
+    public void CreditWindow_TwoProducersOneWindow_NeverMoreThanWindowUnacknowledged_EveryMessageInOrder() => CreditWindowTwoProducersOneWindow(perProducer: 2_000);
 
     [Fact]
     public void CreditWindow_ProducerParked_OsThreadReleaseWakesIt()

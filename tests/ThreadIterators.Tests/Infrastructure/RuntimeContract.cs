@@ -4,7 +4,9 @@ namespace ThreadIterators.Tests;
 /// Every behaviour of the runtime, as one contract split by concept into partial files (RuntimeContract.*.cs),
 /// run against each scheduler configuration below: every scheduling policy on one worker (deterministic
 /// coroutines), two (as many as this machine has cores) and four (more workers than cores, so workers are preempted
-/// mid-protocol).
+/// mid-protocol). Each test project compiles this file with its own parts, so the benchmark tier
+/// (tests/ThreadIterators.Benchmarks.Tests) and the stress tier (tests/ThreadIterators.StressTests) run their
+/// contracts under the same configurations.
 /// </summary>
 public abstract partial class RuntimeContract : SchedulerContract
 {

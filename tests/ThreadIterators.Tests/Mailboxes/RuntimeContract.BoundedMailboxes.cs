@@ -9,6 +9,9 @@ namespace ThreadIterators.Tests;
 
 public abstract partial class RuntimeContract
 {
+    // Tests written as one call run a body from RuntimeContract.BoundedMailboxes.Scenarios.cs at a small size; the
+    // stress tier, tests/ThreadIterators.StressTests, runs the same bodies long.
+
     [Theory]
     [InlineData(1)]
     [InlineData(5)]
@@ -72,57 +75,7 @@ public abstract partial class RuntimeContract
     }
 
     [Fact]
-    public async Task Bounded_GreenOsAndAsyncSenders_EveryMessageOnceInPerSenderOrder_DepthNeverAboveCapacity()
-    {
-        const int capacity = 16;
-        const int perSender = 50_000;
-        const int green = 2;
-        const int senders = green + 2;
-        var inbox = new Mailbox<long>(capacity, "bounded");
-        var completed = new long[senders];
-        var counts = new long[senders];
-        long outOfOrder = 0;
-        long deepest = 0;
-        long overCapacity = 0;
-
-        var consumer = Scheduler.Spawn(Consume(), "consumer");
-        for (var s = 0; s < green; s++)
-        {
-            Scheduler.Spawn(PutNumbered(inbox, s, perSender, completed), $"green sender {s}");
-        }
-
-        await SendFromOsThreads(inbox, green, perSender, completed);
-        Join(consumer);
-        WaitForAll();
-
-        Assert.Equal(0, outOfOrder);
-        Assert.All(counts, c => Assert.Equal(perSender, c));
-        Assert.Equal(0, overCapacity);
-        Assert.InRange(deepest, 1, capacity);
-
-        IEnumerable<Event> Consume()
-        {
-            for (long received = 1; received <= (long)senders * perSender; received++)
-            {
-                var message = inbox.Recv();
-                yield return message;
-
-                // Sends completed can only be fewer than messages appended; so, with every take counted here, this
-                // depth is at most the real one, which the capacity bounds.
-                var depth = completed.Sum(c => Interlocked.Read(ref c)) - received;
-                deepest = Math.Max(deepest, inbox.Count);
-                if (depth > capacity || inbox.Count > capacity)
-                {
-                    overCapacity++;
-                }
-
-                if (!NextInSequence(message.Value, counts))
-                {
-                    outOfOrder++;
-                }
-            }
-        }
-    }
+    public Task Bounded_GreenOsAndAsyncSenders_EveryMessageOnceInPerSenderOrder_DepthNeverAboveCapacity() => BoundedGreenOsAndAsyncSenders(perSender: 2_000);
 
     [Fact]
     public void Send_BoundedFromGreenThread_FaultsNamingThreadAndMailbox()
@@ -269,32 +222,7 @@ public abstract partial class RuntimeContract
     }
 
     [Fact]
-    public void Put_ReceiverTakesOneThenJoinsTheProducer_ProducerIsReleased()
-    {
-        // The receiver never takes or parks on the mailbox again, so only the take that freed the slot can release
-        // the producer waiting for it.
-        for (var round = 0; round < 200; round++)
-        {
-            var inbox = new Mailbox<int>(1, "one slot");
-            var producer = Scheduler.Spawn(PutTwo(inbox), "producer");
-            var receiver = Scheduler.Spawn(TakeOneThenJoin(inbox, producer), "receiver");
-            Join(receiver);
-            Join(producer);
-            Assert.Equal(1, inbox.Count);
-        }
-
-        static IEnumerable<Event> PutTwo(Mailbox<int> inbox)
-        {
-            yield return inbox.Put(1);
-            yield return inbox.Put(2);
-        }
-
-        static IEnumerable<Event> TakeOneThenJoin(Mailbox<int> inbox, GreenThread producer)
-        {
-            yield return inbox.Recv();
-            yield return producer.Exited;
-        }
-    }
+    public void Put_ReceiverTakesOneThenJoinsTheProducer_ProducerIsReleased() => PutReceiverTakesOneThenJoinsTheProducer(rounds: 20);
 
     [Fact]
     public void SendAsync_BoundedFromGreenThread_FaultsNamingThreadAndMailbox()
@@ -313,44 +241,4 @@ public abstract partial class RuntimeContract
         }
     }
 
-    /// <summary>A green sender: yields <c>Put</c> for <paramref name="count"/> numbered messages, counting each completed send if asked.</summary>
-    private static IEnumerable<Event> PutNumbered(IMessageTarget<long> target, int sender, int count, long[]? completed = null)
-    {
-        for (var i = 0; i < count; i++)
-        {
-            yield return target.Put(Encode(sender, i));
-            if (completed is not null)
-            {
-                Interlocked.Increment(ref completed[sender]);
-            }
-        }
-    }
-
-    /// <summary>
-    /// Sends <paramref name="perSender"/> messages as sender <paramref name="first"/> from a blocked OS thread and as
-    /// sender <paramref name="first"/> + 1 with awaited <c>SendAsync</c>, counting each completed send, and waits for both.
-    /// </summary>
-    private static async Task SendFromOsThreads(IMessageTarget<long> target, int first, int perSender, long[] completed)
-    {
-        var blocking = new Thread(() =>
-        {
-            for (var i = 0; i < perSender; i++)
-            {
-                target.Send(Encode(first, i));
-                Interlocked.Increment(ref completed[first]);
-            }
-        });
-        blocking.Start();
-        var asynchronous = Task.Run(async () =>
-        {
-            for (var i = 0; i < perSender; i++)
-            {
-                await target.SendAsync(Encode(first + 1, i));
-                Interlocked.Increment(ref completed[first + 1]);
-            }
-        });
-
-        Assert.True(blocking.Join(Timeout), "the blocking sender finished");
-        await asynchronous.WaitAsync(Timeout);
-    }
 }

@@ -1,6 +1,5 @@
 using System;
 using System.Collections.Generic;
-using System.Linq;
 using System.Threading;
 using ThreadIterators;
 
@@ -8,90 +7,15 @@ namespace ThreadIterators.Tests;
 
 public abstract partial class RuntimeContract
 {
+    // Tests written as one call run a body from RuntimeContract.Pull.Scenarios.cs at a small size; the stress tier,
+    // tests/ThreadIterators.StressTests, runs the same bodies long.
+
     [Theory]
     [InlineData(1, false)]
     [InlineData(10, false)]
     [InlineData(50, false)]
     [InlineData(10, true)]
-    public void Pull_ThreeConsumers_EveryItemOnce_BatchesInOrder_NeverMoreOutstandingThanAsked(int batchSize, bool prefetch)
-    {
-        const int items = 30_001;
-        const int consumers = 3;
-        var source = new PullSource<int>("numbers");
-        var pullers = Enumerable.Range(0, consumers).Select(_ => source.Connect(batchSize, prefetch)).ToArray();
-        var seen = new int[items];
-        long offered = 0;
-        long received = 0;
-        long overAsked = 0;
-        long outOfOrder = 0;
-        long badBatches = 0;
-        var requestsPerConsumer = prefetch ? 2 : 1;
-
-        Scheduler.Spawn(Produce(), "producer");
-        for (var c = 0; c < consumers; c++)
-        {
-            Scheduler.Spawn(Consume(pullers[c]), $"consumer {c}");
-        }
-
-        WaitForAll();
-        Assert.Equal(items, Interlocked.Read(ref received));
-        Assert.All(seen, s => Assert.Equal(1, s));
-        Assert.Equal(0, outOfOrder);
-        Assert.Equal(0, badBatches);
-        Assert.Equal(0, overAsked);
-        Assert.All(pullers, p => Assert.True(p.IsCompleted));
-
-        IEnumerable<Event> Produce()
-        {
-            for (var i = 0; i < items; i++)
-            {
-                yield return source.Offer(i);
-
-                // An item is handed out only against a request: at most every consumer's batches are out at once.
-                if (Interlocked.Increment(ref offered) - Interlocked.Read(ref received) > (long)consumers * requestsPerConsumer * batchSize)
-                {
-                    Interlocked.Increment(ref overAsked);
-                }
-            }
-
-            yield return source.Complete();
-        }
-
-        IEnumerable<Event> Consume(Puller<int> puller)
-        {
-            var last = -1;
-            while (true)
-            {
-                yield return puller.Next();
-                if (puller.IsCompleted)
-                {
-                    Assert.Equal(0, puller.Batch.Count);
-                    yield break;
-                }
-
-                var batch = puller.Batch;
-                if (batch.Count == 0 || batch.Count > batchSize)
-                {
-                    Interlocked.Increment(ref badBatches);
-                }
-
-                // The producer offers in order and answers requests oldest first, so each consumer's items rise
-                // within a batch and from one batch to the next.
-                for (var i = 0; i < batch.Count; i++)
-                {
-                    if (batch[i] <= last)
-                    {
-                        Interlocked.Increment(ref outOfOrder);
-                    }
-
-                    last = batch[i];
-                    Interlocked.Increment(ref seen[batch[i]]);
-                }
-
-                Interlocked.Add(ref received, batch.Count);
-            }
-        }
-    }
+    public void Pull_ThreeConsumers_EveryItemOnce_BatchesInOrder_NeverMoreOutstandingThanAsked(int batchSize, bool prefetch) => PullThreeConsumers(batchSize, prefetch, items: 3_001);
 
     [Fact]
     public void Pull_NoRequestOutstanding_ProducerParksUntilAConsumerAsks()

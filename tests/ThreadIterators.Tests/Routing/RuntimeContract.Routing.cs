@@ -1,13 +1,15 @@
 using System;
 using System.Collections.Generic;
 using System.Linq;
-using System.Threading;
 using ThreadIterators;
 
 namespace ThreadIterators.Tests;
 
 public abstract partial class RuntimeContract
 {
+    // Tests written as one call run a body from RuntimeContract.Routing.Scenarios.cs at a small size; the stress tier,
+    // tests/ThreadIterators.StressTests, runs the same bodies long.
+
     [Fact]
     public void Router_RoundRobin_EachMailboxInTurn()
     {
@@ -65,70 +67,7 @@ public abstract partial class RuntimeContract
     [Theory]
     [InlineData(RoutingStrategy.RoundRobin)]
     [InlineData(RoutingStrategy.SmallestMailbox)]
-    public void Router_BoundedConsumers_GreenProducerPuts_EveryMessageOnce_InOrderPerConsumer_DepthBounded(RoutingStrategy strategy)
-    {
-        const int capacity = 8;
-        const int consumers = 3;
-        const int messages = 60_000;
-        var mailboxes = Enumerable.Range(0, consumers).Select(i => new Mailbox<int>(capacity, $"consumer {i}")).ToArray();
-        var router = new Router<int>(strategy, mailboxes, "pool");
-        var seen = new int[messages];
-        long overCapacity = 0;
-        long outOfOrder = 0;
-        long received = 0;
-        for (var c = 0; c < consumers; c++)
-        {
-            Scheduler.Spawn(Consume(mailboxes[c]), $"consumer {c}");
-        }
-
-        Scheduler.Spawn(Produce(), "producer");
-        WaitForAll();
-        Assert.Equal(messages, Interlocked.Read(ref received));
-        Assert.All(seen, s => Assert.Equal(1, s));
-        Assert.Equal(0, outOfOrder);
-        Assert.Equal(0, overCapacity);
-
-        IEnumerable<Event> Produce()
-        {
-            for (var i = 0; i < messages; i++)
-            {
-                yield return router.Put(i);
-            }
-
-            foreach (var mailbox in mailboxes)
-            {
-                yield return mailbox.Put(-1);
-            }
-        }
-
-        IEnumerable<Event> Consume(Mailbox<int> inbox)
-        {
-            var last = -1;
-            var message = inbox.Recv();
-            while (true)
-            {
-                yield return message;
-                if (message.Value < 0)
-                {
-                    yield break;
-                }
-
-                if (message.Value <= last)
-                {
-                    Interlocked.Increment(ref outOfOrder);
-                }
-
-                if (inbox.Count > capacity)
-                {
-                    Interlocked.Increment(ref overCapacity);
-                }
-
-                last = message.Value;
-                Interlocked.Increment(ref seen[message.Value]);
-                Interlocked.Increment(ref received);
-            }
-        }
-    }
+    public void Router_BoundedConsumers_GreenProducerPuts_EveryMessageOnce_InOrderPerConsumer_DepthBounded(RoutingStrategy strategy) => RouterBoundedConsumersGreenProducerPuts(strategy, messages: 3_000);
 
     [Fact]
     public void Router_InvalidArguments_Throw()
