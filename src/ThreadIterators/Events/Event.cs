@@ -7,13 +7,98 @@ namespace ThreadIterators;
 /// <summary>
 /// Something a green thread waits for. A green thread body yields an <see cref="Event"/> wherever it would block;
 /// the scheduler parks the thread and resumes it right after the <c>yield return</c> once the event has completed.
+/// Every event comes from the library: a mailbox's receive or put, another thread's exit (a join), a sleep, a yield,
+/// a credit window's acquire, and a pull source's offer and complete and its pullers' next batch; the remarks list
+/// each with what it waits for.
 /// </summary>
 /// <remarks>
 /// <para>
-/// Events come from the library: <see cref="Mailbox{T}.Recv"/>, <see cref="GreenThread.Exited"/>,
-/// <see cref="Sleep(TimeSpan)"/> and <see cref="Yield"/>. User code cannot derive new kinds of event; that keeps
-/// the park/wake protocol, which every event must follow exactly, inside the library.
+/// User code cannot derive new kinds of event; that keeps the park/wake protocol, which every event must follow
+/// exactly, inside the library. These are all the events a green thread can yield:
 /// </para>
+/// <list type="table">
+/// <listheader>
+/// <term>Yield</term>
+/// <description>What it waits for</description>
+/// </listheader>
+/// <item>
+/// <term><see cref="Mailbox{T}.Recv"/></term>
+/// <description>
+/// The next message of a <see cref="Mailbox{T}"/>, received by the one green thread that receives from it: parks
+/// while the mailbox is empty, and after the thread resumes <see cref="ReceiveEvent{T}.Value"/> holds the message.
+/// It is the mailbox's one <see cref="ReceiveEvent{T}"/>, the same object every time.
+/// </description>
+/// </item>
+/// <item>
+/// <term><see cref="SharedMailbox{T}.Recv"/></term>
+/// <description>
+/// The next message of a <see cref="SharedMailbox{T}"/>, which several green threads receive from: parks while the
+/// mailbox is empty, until a send wakes this receiver, and then <see cref="SharedReceiveEvent{T}.Value"/> holds the
+/// message. Each call makes a new <see cref="SharedReceiveEvent{T}"/>, bound to the first thread that yields it;
+/// that thread yields it for every message.
+/// </description>
+/// </item>
+/// <item>
+/// <term>
+/// <see cref="Mailbox{T}.Put"/>, <see cref="SharedMailbox{T}.Put"/>, <see cref="Router{T}.Put"/>
+/// (all <see cref="IMessageTarget{T}.Put"/>)
+/// </term>
+/// <description>
+/// Room for a message in a full bounded mailbox: parks until a receiver has made room, then sends the message.
+/// When there is room, or the mailbox is unbounded, the message is in before the event is yielded, and the event
+/// completes at once. A router puts into the mailbox it picks. Yield the event right away.
+/// </description>
+/// </item>
+/// <item>
+/// <term><see cref="GreenThread.Exited"/></term>
+/// <description>
+/// The end of another green thread of the same scheduler (a join): parks until that thread has ended. If it ended
+/// with an exception, the joining thread ends with the same exception.
+/// </description>
+/// </item>
+/// <item>
+/// <term><see cref="Sleep(TimeSpan)"/></term>
+/// <description>Time: parks until the duration has passed, counted from the moment the event is yielded.</description>
+/// </item>
+/// <item>
+/// <term><see cref="Yield"/></term>
+/// <description>
+/// A turn: gives the rest of this one to the other runnable green threads of the same worker, and resumes after
+/// them.
+/// </description>
+/// </item>
+/// <item>
+/// <term><see cref="CreditWindow.Acquire"/></term>
+/// <description>
+/// A credit of a <see cref="CreditWindow"/>, which a producer takes before each send: parks while none is
+/// available, until a consumer calls <see cref="CreditWindow.Release"/>.
+/// </description>
+/// </item>
+/// <item>
+/// <term><see cref="PullSource{T}.Offer"/></term>
+/// <description>
+/// A consumer's request, for the producer of a <see cref="PullSource{T}"/> handing out one item: parks while no
+/// request is outstanding; the item then goes into the batch of the oldest request, which goes to its consumer
+/// once full.
+/// </description>
+/// </item>
+/// <item>
+/// <term><see cref="PullSource{T}.Complete"/></term>
+/// <description>
+/// Every consumer told of the end, for the producer of a <see cref="PullSource{T}"/> that has nothing more: sends the
+/// partly filled batch, then parks until each connected <see cref="Puller{T}"/> has been told, which needs every
+/// consumer to keep yielding <see cref="Puller{T}.Next"/> until its puller is completed.
+/// </description>
+/// </item>
+/// <item>
+/// <term><see cref="Puller{T}.Next"/></term>
+/// <description>
+/// The next batch, for a consumer of a <see cref="PullSource{T}"/>: hands the batch just read back to the producer
+/// as a request and parks until a batch arrives; then <see cref="Puller{T}.Batch"/> holds it, or, at the end,
+/// <see cref="Puller{T}.IsCompleted"/> is true.
+/// </description>
+/// </item>
+/// </list>
 /// <para>
 /// An event may complete at once: a receive on a mailbox that already holds a message does not park at all, and the
 /// thread goes on in the same turn.
