@@ -30,7 +30,7 @@ namespace ThreadIterators;
 /// </description>
 /// </item>
 /// <item>
-/// <term><see cref="SharedMailbox{T}.Recv"/></term>
+/// <term><see cref="SharedMailbox{T}.CreateReceiveEvent"/></term>
 /// <description>
 /// The next message of a <see cref="SharedMailbox{T}"/>, which several green threads receive from: parks while the
 /// mailbox is empty, until a send wakes this receiver, and then <see cref="SharedReceiveEvent{T}.Value"/> holds the

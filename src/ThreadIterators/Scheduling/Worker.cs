@@ -172,9 +172,6 @@ internal sealed partial class Worker
 
     internal void Join() => _thread.Join();
 
-    /// <summary>Wakes the worker if it is parked, or makes its next park return at once.</summary>
-    internal void Unpark() => _parker.Set();
-
     /// <summary>
     /// Makes a thread woken on this worker run next, keeping the message hop in this core's cache; in a long turn
     /// (see <see cref="LongTurnSends"/>) it is queued instead, where an idle worker can take it.
@@ -207,31 +204,6 @@ internal sealed partial class Worker
         }
     }
 
-    /// <summary>
-    /// Queues a thread for this worker from another OS thread (or from this one, for threads it does not run next),
-    /// and wakes this worker if it is parked; otherwise, if the policy steals, an idle worker may take it.
-    /// </summary>
-    internal void PushRemote(GreenThread thread)
-    {
-        // The enqueue is an interlocked operation: the store-load fence between publishing the thread and reading
-        // the parked flag, which the worker sets (with a fence) before it looks at this queue a last time.
-        _inbound.Enqueue(thread);
-        if (IsListedIdle)
-        {
-            Scheduler.WakeWorker(this);
-        }
-        else if (_steals)
-        {
-            Scheduler.WakeIdleWorker();
-        }
-    }
-
-    /// <summary>Takes the half of a full local queue that <see cref="LocalRunQueue.Push"/> moves out. Owning worker only.</summary>
-    internal void Overflow(GreenThread thread, bool wake) => _placement.Overflowed(thread, this, wake);
-
-    /// <summary>Queues a thread in this worker's inbound queue without waking anybody. Owning worker only.</summary>
-    internal void PushInbound(GreenThread thread) => _inbound.Enqueue(thread);
-
     /// <summary>Queues a thread that gave up its turn on this worker, where the policy says.</summary>
     internal void GiveUpTurn(GreenThread thread)
     {
@@ -262,6 +234,147 @@ internal sealed partial class Worker
         {
             _runNext = null;
             PushLocal(waiting);
+        }
+    }
+
+    private void Main()
+    {
+        OsThreadContext.SetCurrent(Context);
+        try
+        {
+            while (!Scheduler.IsStopping)
+            {
+                var thread = FindRunnable() ?? Idle();
+                if (thread is null)
+                {
+                    continue;
+                }
+
+                RunTurn(thread);
+            }
+        }
+        finally
+        {
+            OsThreadContext.SetCurrent(null);
+        }
+    }
+
+    private GreenThread? TakeInbound() => _inbound.TryDequeue(out var thread) ? thread : null;
+
+    /// <summary>Finds a runnable thread on this worker or in the inject queue, without stealing.</summary>
+    private GreenThread? FindRunnable()
+    {
+        GreenThread? thread;
+        if (++_turns == InjectInterval)
+        {
+            _turns = 0;
+            if ((thread = TakeInbound() ?? Scheduler.TakeInjected()) is not null)
+            {
+                return thread;
+            }
+        }
+
+        if ((thread = _runNext) is not null)
+        {
+            _runNext = null;
+            if (++_runNextStreak <= RunNextCap || Queue.Count == 0)
+            {
+                // With nothing queued behind it there is nobody to be fair to; queueing it would only wake an idle
+                // worker to steal it, moving a one-token ring to the other core every few hops.
+                return thread;
+            }
+
+            // Let the queue have a turn; the run-next thread waits behind it.
+            PushLocal(thread);
+        }
+
+        _runNextStreak = 0;
+        return Queue.Pop() ?? TakeInbound() ?? Scheduler.TakeInjected();
+    }
+
+    /// <summary>After an event returned <paramref name="outcome"/>: unless it parked the thread, this worker goes on running it.</summary>
+    [Conditional("DEBUG")]
+    private void AssertGoesOnRunning(GreenThread thread, EventOutcome outcome)
+    {
+        if (outcome != EventOutcome.Parked)
+        {
+            thread.AssertStillRunning(this);
+        }
+    }
+
+    /// <summary>Runs one turn of a green thread: resumes it from its event, then steps its body until it parks, ends, or uses up its budget.</summary>
+    private void RunTurn(GreenThread thread)
+    {
+        var body = thread.Body;
+        if (body is null)
+        {
+            // Ended while a wake-up was on its way: a send that found its receiver parked as the scheduler disposed it.
+            return;
+        }
+
+        RunningId = thread.Id;
+        _turnSends = 0;
+        var weighedSince = _workStealing is { } workStealing ? workStealing.TurnStarting(thread, this) : _placement.TurnStarting(thread, this);
+
+        thread.AssertRunning(this);
+        try
+        {
+            var outcome = EventOutcome.Continue;
+            if (thread.WaitingOn is { } waitingOn)
+            {
+                thread.AssertParking(this);
+                outcome = waitingOn.Resume(thread, this);
+                AssertGoesOnRunning(thread, outcome);
+            }
+
+            var budget = StepBudget;
+            while (outcome == EventOutcome.Continue)
+            {
+                if (!body.MoveNext())
+                {
+                    Scheduler.Exit(thread, fault: null);
+                    return;
+                }
+
+                var next = body.Current ?? throw new InvalidOperationException($"{thread} yielded null; a green thread must yield an Event, such as mailbox.Recv() or another thread's Exited.");
+                if (--budget == 0)
+                {
+                    // Out of budget: queue the thread before it parks on the event, so it holds no message while queued.
+                    thread.WaitingOn = DeferredParkEvent.Instance;
+                    thread.AssertParking(this);
+                    GiveUpTurn(thread);
+                    return;
+                }
+
+                // Set before parking: once parked, the thread may resume on another worker at once, which reads it.
+                if (thread.WaitingOn != next)
+                {
+                    thread.WaitingOn = next;
+                }
+
+                if (weighedSince != 0)
+                {
+                    _placement.Weighed(thread, Stopwatch.GetTimestamp() - weighedSince);
+                    weighedSince = 0;
+                }
+
+                thread.AssertParking(this);
+                outcome = next.Park(thread, this);
+                AssertGoesOnRunning(thread, outcome);
+            }
+
+            if (outcome == EventOutcome.Faulted)
+            {
+                Scheduler.Exit(thread, thread.PendingFault);
+            }
+        }
+        catch (Exception exception)
+        {
+            Scheduler.Exit(thread, ExceptionDispatchInfo.Capture(exception));
+        }
+        finally
+        {
+            RunningId = 0;
         }
     }
 }
