@@ -16,7 +16,7 @@ public sealed partial class Mailbox<T>
     /// </summary>
     internal EventOutcome TakeOrPark(GreenThread thread, ReceiveEvent<T> receive)
     {
-        if (_receiver != thread)
+        if (Receiver != thread)
         {
             Bind(thread);
         }
