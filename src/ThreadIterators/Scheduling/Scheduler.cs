@@ -49,8 +49,19 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
     /// </summary>
     internal static readonly TimeSpan SpinDuration = TimeSpan.FromMicroseconds(50);
 
-    /// <summary>Threads made ready by OS threads that are not this scheduler's workers, and overflow of local queues.</summary>
+    /// <summary>
+    /// Threads made ready or spawned by OS threads that are not this scheduler's workers (plain code, the timer
+    /// thread, task completions), and under the shared-queue policy every ready thread. Workers look here often
+    /// (see <see cref="InjectDue"/>), so an outside wake-up is not left behind local work.
+    /// </summary>
     private readonly ConcurrentQueue<GreenThread> _inject = new();
+
+    /// <summary>
+    /// Halves of full local run queues, under the policies that steal. Kept apart from <see cref="_inject"/>: a
+    /// broadcast that overflows a run queue moves hundreds of threads out at once, and an outside wake-up queued
+    /// behind them would wait for all of them.
+    /// </summary>
+    private readonly ConcurrentQueue<GreenThread> _overflow = new();
 
     /// <summary>Every live thread, for disposal.</summary>
     private readonly ThreadRegistry _registry = new();
@@ -60,6 +71,9 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
     /// guards <see cref="_whenAll"/>. Nothing on the hot path takes it.
     /// </summary>
     private readonly object _liveMonitor = new();
+
+    /// <summary>Watches the workers' turns from its own OS thread (see <see cref="Watchdog"/>).</summary>
+    private readonly Watchdog _watchdog;
 
     /// <summary>Lazily created timer for <see cref="Event.Sleep"/>.</summary>
     private TimerQueue? _timers;
@@ -72,6 +86,9 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
 
     /// <summary>0 while running, 1 once disposal began.</summary>
     private int _disposed;
+
+    /// <summary>1 while the watchdog has asked workers to look at the inject queue (see <see cref="InjectDue"/>).</summary>
+    private int _injectDue;
 
     /// <summary>
     /// <see cref="Placement"/> if it is the default, work stealing: the spawn and wake-up paths call it through its
@@ -103,6 +120,11 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
         var workerCount = options.WorkerCount;
         ArgumentOutOfRangeException.ThrowIfLessThan(workerCount, 1, "options.WorkerCount");
         ArgumentOutOfRangeException.ThrowIfGreaterThan(workerCount, 1024, "options.WorkerCount");
+        if (options.LongTurnThreshold <= TimeSpan.Zero && options.LongTurnThreshold != Timeout.InfiniteTimeSpan)
+        {
+            throw new ArgumentOutOfRangeException(nameof(options), options.LongTurnThreshold, "options.LongTurnThreshold must be positive, or Timeout.InfiniteTimeSpan to report no turn.");
+        }
+
         Policy = options.Policy;
         Placement = Policy switch
         {
@@ -120,10 +142,13 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
             Workers[i] = new Worker(this, i);
         }
 
+        _watchdog = new Watchdog(this, options.LongTurnThreshold);
         foreach (var worker in Workers)
         {
             worker.Start();
         }
+
+        _watchdog.Start();
     }
 
     /// <summary>
@@ -293,6 +318,7 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
             worker.Join();
         }
 
+        _watchdog.Dispose();
         _timers?.Dispose();
         foreach (var thread in _registry.TakeAll())
         {

@@ -30,6 +30,55 @@ internal sealed partial class Worker
         }
     }
 
+    /// <summary>
+    /// Takes this worker's run-next thread from another OS thread (the watchdog), if the worker is still in turn
+    /// <paramref name="turn"/>: a thread woken by a turn that then ran on for long, or blocked, would otherwise wait for
+    /// that turn to end while other workers idle. Returns null if the slot is empty or the worker moved on.
+    /// </summary>
+    /// <remarks>
+    /// <para>
+    /// The slot is the hop's fast path, so its owner touches it with plain loads and stores. The thief makes that
+    /// safe with an asymmetric handshake (Dekker's, with the expensive fence on the rare side only):
+    /// </para>
+    /// <list type="number">
+    /// <item>The thief counts itself in <see cref="_runNextThieves"/> (an interlocked increment).</item>
+    /// <item>It passes a process-wide barrier (<see cref="Interlocked.MemoryBarrierProcessWide"/>): every store the
+    /// owner made before it is now visible, and every load the owner makes after it sees the thief counted.</item>
+    /// <item>It reads the owner's announcements: <see cref="_runNextBusy"/> (inside <see cref="PushRunNext"/>), the
+    /// running id (0 between turns, where <see cref="TakeRunNext"/> runs), then the turn count. If the owner is busy
+    /// with the slot, between turns, or past turn <paramref name="turn"/>, the thief gives up.</item>
+    /// <item>Otherwise the owner announced nothing before the barrier, so it will see the thief counted before it next
+    /// touches the slot, and then use interlocked operations; the thief takes the slot with an exchange.</item>
+    /// </list>
+    /// <para>The owner announces with a volatile store and then reads the count with a volatile load.</para>
+    /// </remarks>
+    internal GreenThread? StealRunNext(int turn)
+    {
+        if (Volatile.Read(ref _runNext) is null)
+        {
+            return null;
+        }
+
+        Interlocked.Increment(ref _runNextThieves);
+        try
+        {
+            Interlocked.MemoryBarrierProcessWide();
+
+            // Id before turn count: the owner writes them in the other order as a turn starts, so an id of a later
+            // turn read here comes with that later turn's count.
+            if (Volatile.Read(ref _runNextBusy) != 0 || Volatile.Read(ref _runningId) == 0 || Volatile.Read(ref _turnCount) != turn)
+            {
+                return null;
+            }
+
+            return Interlocked.Exchange(ref _runNext, null);
+        }
+        finally
+        {
+            Interlocked.Decrement(ref _runNextThieves);
+        }
+    }
+
     /// <summary>Takes the half of a full local queue that <see cref="LocalRunQueue.Push"/> moves out. Owning worker only.</summary>
     internal void Overflow(GreenThread thread, bool wake) => _placement.Overflowed(thread, this, wake);
 
@@ -66,7 +115,7 @@ internal sealed partial class Worker
         // it wakes this or another worker.
         _parker.Reset();
         Scheduler.Idle.List(this);
-        if ((thread = Queue.Pop() ?? TakeInbound() ?? Scheduler.TakeInjected() ?? Steal()) is not null || Scheduler.IsStopping)
+        if ((thread = Queue.Pop() ?? TakeInbound() ?? Scheduler.TakeInjected() ?? Scheduler.TakeOverflowed() ?? Steal()) is not null || Scheduler.IsStopping)
         {
             Scheduler.Idle.Unlist(this);
             return thread;
@@ -87,7 +136,7 @@ internal sealed partial class Worker
         var rounds = 0;
         do
         {
-            if ((ownWorkOnly ? TakeInbound() : TakeInbound() ?? Steal() ?? Scheduler.TakeInjected()) is { } thread)
+            if ((ownWorkOnly ? TakeInbound() : TakeInbound() ?? Steal() ?? TakeInjectedBatch() ?? Scheduler.TakeOverflowed()) is { } thread)
             {
                 return thread;
             }

@@ -43,10 +43,18 @@ internal sealed partial class Worker
     internal const int LongTurnSends = 256;
 
     /// <summary>
-    /// Every this many turns the inject queue is looked at first, so injected threads are not starved by local ones.
-    /// Taken from Go (a prime, so it does not fall into step with other periods); not measured here.
+    /// Every this many turns the inject queue and the overflow queue are looked at first, so threads there are not
+    /// starved by local ones. Taken from Go (a prime, so it does not fall into step with other periods). The watchdog
+    /// adds a time budget (<see cref="Scheduler.InjectDue"/>), for turns too long for a count to bound.
     /// </summary>
     private const int InjectInterval = 61;
+
+    /// <summary>
+    /// Most threads a worker takes from the inject queue at once, as Go's <c>globrunqget</c> takes a batch: outside
+    /// wake-ups (task completions, timers) can arrive faster than one per look. The first runs at once, the rest go
+    /// to the local queue, where idle workers can steal them. Guessed; bounded so one worker does not take them all.
+    /// </summary>
+    private const int InjectBatch = 32;
 
     /// <summary>
     /// <see cref="Thread.SpinWait(int)"/> iterations between two looks for work while spinning: a short pause between
@@ -108,8 +116,29 @@ internal sealed partial class Worker
     /// <summary>The last id of this worker's block. Owning worker only.</summary>
     private long _idLimit;
 
-    /// <summary>Turns taken, for <see cref="InjectInterval"/>.</summary>
+    /// <summary>The id of the green thread this worker is running, or 0 between turns (see <see cref="RunningId"/>).</summary>
+    private long _runningId;
+
+    /// <summary>Turns taken since the inject queue was last looked at first, for <see cref="InjectInterval"/>.</summary>
     private int _turns;
+
+    /// <summary>
+    /// Turns started, ever (wrapping). Written by this worker as each turn starts, read by the watchdog, which tells
+    /// one long turn from many short ones by it.
+    /// </summary>
+    private int _turnCount;
+
+    /// <summary>
+    /// 1 while this worker touches <see cref="_runNext"/> during a turn with plain loads and stores. Half of the
+    /// asymmetric handshake with <see cref="StealRunNext"/> (see there): written by this worker only.
+    /// </summary>
+    private int _runNextBusy;
+
+    /// <summary>
+    /// Other OS threads in the middle of <see cref="StealRunNext"/>. While it is not zero, this worker touches
+    /// <see cref="_runNext"/> with interlocked operations only.
+    /// </summary>
+    private int _runNextThieves;
 
     /// <summary>State of the xorshift generator that picks steal victims.</summary>
     private uint _random;
@@ -150,7 +179,10 @@ internal sealed partial class Worker
     /// <remarks>
     /// Kept as an id rather than a reference: a reference store costs a GC write barrier on every turn.
     /// </remarks>
-    internal long RunningId { get; private set; }
+    internal long RunningId => Volatile.Read(ref _runningId);
+
+    /// <summary>Gets the number of turns this worker has started (wrapping); the watchdog compares two readings.</summary>
+    internal int TurnCount => Volatile.Read(ref _turnCount);
 
     /// <summary>
     /// Gets or sets a value indicating whether the worker is in the scheduler's idle list (<see cref="IdleWorkers"/>):
@@ -184,8 +216,21 @@ internal sealed partial class Worker
             return;
         }
 
-        var displaced = _runNext;
-        _runNext = thread;
+        // The owner's half of the handshake with StealRunNext: announce, then look for thieves. The order of these
+        // two volatile accesses is what a thief's process-wide barrier relies on.
+        Volatile.Write(ref _runNextBusy, 1);
+        GreenThread? displaced;
+        if (Volatile.Read(ref _runNextThieves) == 0)
+        {
+            displaced = _runNext;
+            _runNext = thread;
+        }
+        else
+        {
+            displaced = Interlocked.Exchange(ref _runNext, thread);
+        }
+
+        Volatile.Write(ref _runNextBusy, 0);
         if (displaced is not null)
         {
             PushLocal(displaced);
@@ -230,9 +275,10 @@ internal sealed partial class Worker
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     internal void CountSend()
     {
-        if (_turnSends < LongTurnSends && ++_turnSends == LongTurnSends && _runNext is { } waiting)
+        if (_turnSends < LongTurnSends && ++_turnSends == LongTurnSends && _runNext is not null
+            && Interlocked.Exchange(ref _runNext, null) is { } waiting)
         {
-            _runNext = null;
+            // Once per long turn, so the exchange (safe against a thief without the handshake) costs nothing that shows.
             PushLocal(waiting);
         }
     }
@@ -265,18 +311,19 @@ internal sealed partial class Worker
     private GreenThread? FindRunnable()
     {
         GreenThread? thread;
-        if (++_turns == InjectInterval)
+        if (++_turns == InjectInterval || Scheduler.InjectDue)
         {
+            // Outside wake-ups first: they may have waited behind a whole stream of local work.
             _turns = 0;
-            if ((thread = TakeInbound() ?? Scheduler.TakeInjected()) is not null)
+            Scheduler.ClearInjectDue();
+            if ((thread = TakeInjectedBatch() ?? TakeInbound() ?? Scheduler.TakeOverflowed()) is not null)
             {
                 return thread;
             }
         }
 
-        if ((thread = _runNext) is not null)
+        if ((thread = TakeRunNext()) is not null)
         {
-            _runNext = null;
             if (++_runNextStreak <= RunNextCap || Queue.Count == 0)
             {
                 // With nothing queued behind it there is nobody to be fair to; queueing it would only wake an idle
@@ -289,7 +336,58 @@ internal sealed partial class Worker
         }
 
         _runNextStreak = 0;
-        return Queue.Pop() ?? TakeInbound() ?? Scheduler.TakeInjected();
+        return Queue.Pop() ?? TakeInbound() ?? TakeInjectedBatch() ?? Scheduler.TakeOverflowed();
+    }
+
+    /// <summary>
+    /// Takes the run-next thread between turns. The end of the previous turn (<see cref="_runningId"/> back to 0) is
+    /// this side's announcement in the handshake with <see cref="StealRunNext"/>, which gives up on a worker between turns.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private GreenThread? TakeRunNext()
+    {
+        var thread = _runNext;
+        if (thread is null)
+        {
+            return null;
+        }
+
+        if (Volatile.Read(ref _runNextThieves) == 0)
+        {
+            _runNext = null;
+            return thread;
+        }
+
+        return Interlocked.Exchange(ref _runNext, null);
+    }
+
+    /// <summary>
+    /// Takes a thread from the inject queue and, under a policy that steals, up to <see cref="InjectBatch"/> - 1 more
+    /// into the local queue (no more than fills half of it), waking an idle worker for them.
+    /// </summary>
+    private GreenThread? TakeInjectedBatch()
+    {
+        var first = Scheduler.TakeInjected();
+        if (first is null || !_steals)
+        {
+            return first;
+        }
+
+        var moved = 0;
+        while (moved < InjectBatch - 1 && Queue.Count < LocalRunQueue.Capacity / 2 && Scheduler.TakeInjected() is { } next)
+        {
+            Queue.Push(next, this);
+            moved++;
+        }
+
+        if (moved != 0)
+        {
+            // Store-load fence between the pushes and the idle count, as in PushLocal.
+            Interlocked.MemoryBarrier();
+            Scheduler.WakeIdleWorker();
+        }
+
+        return first;
     }
 
     /// <summary>After an event returned <paramref name="outcome"/>: unless it parked the thread, this worker goes on running it.</summary>
@@ -312,7 +410,9 @@ internal sealed partial class Worker
             return;
         }
 
-        RunningId = thread.Id;
+        // The turn count first, then the id: the watchdog reads them in the opposite order (see StealRunNext).
+        Volatile.Write(ref _turnCount, _turnCount + 1);
+        Volatile.Write(ref _runningId, thread.Id);
         _turnSends = 0;
         var weighedSince = _workStealing is { } workStealing ? workStealing.TurnStarting(thread, this) : _placement.TurnStarting(thread, this);
 
@@ -374,7 +474,8 @@ internal sealed partial class Worker
         }
         finally
         {
-            RunningId = 0;
+            // Volatile, so it is not moved past the next turn's look for thieves in TakeRunNext.
+            Volatile.Write(ref _runningId, 0);
         }
     }
 }

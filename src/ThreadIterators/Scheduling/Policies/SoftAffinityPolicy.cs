@@ -87,7 +87,7 @@ internal sealed class SoftAffinityPolicy(Scheduler scheduler) : IPlacementPolicy
 
     public void Yielded(GreenThread thread, Worker worker) => worker.PushLocal(thread);
 
-    public void Overflowed(GreenThread thread, Worker worker, bool wake) => scheduler.Inject(thread, wake);
+    public void Overflowed(GreenThread thread, Worker worker, bool wake) => scheduler.Overflow(thread, wake);
 
     /// <summary>The thread's home becomes this worker; every <see cref="WeighInterval"/> turns, the first step is weighed.</summary>
     public long TurnStarting(GreenThread thread, Worker worker)

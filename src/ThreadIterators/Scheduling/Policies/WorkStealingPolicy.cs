@@ -4,7 +4,7 @@ namespace ThreadIterators;
 /// <see cref="SchedulingPolicy.WorkStealing"/>, the default: a thread is queued on the worker that makes it ready (a
 /// woken one in the run-next slot, so the hop stays in cache; one woken by a waker that goes on running, or spawned,
 /// in the stealable local queue); from other OS threads it goes to the inject queue. Idle workers steal; a full local
-/// queue overflows to the inject queue. Threads have no home.
+/// queue overflows to the scheduler's overflow queue. Threads have no home.
 /// </summary>
 /// <remarks>Any thread, as <see cref="IPlacementPolicy"/> says; it holds no state of its own.</remarks>
 internal sealed class WorkStealingPolicy(Scheduler scheduler) : IPlacementPolicy
@@ -43,7 +43,7 @@ internal sealed class WorkStealingPolicy(Scheduler scheduler) : IPlacementPolicy
 
     public void Yielded(GreenThread thread, Worker worker) => worker.PushLocal(thread);
 
-    public void Overflowed(GreenThread thread, Worker worker, bool wake) => scheduler.Inject(thread, wake);
+    public void Overflowed(GreenThread thread, Worker worker, bool wake) => scheduler.Overflow(thread, wake);
 
     public long TurnStarting(GreenThread thread, Worker worker) => 0;
 

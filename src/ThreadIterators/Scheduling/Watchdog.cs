@@ -1,0 +1,153 @@
+using System;
+using System.Diagnostics;
+using System.Threading;
+
+namespace ThreadIterators;
+
+/// <summary>
+/// A scheduler's monitor thread, in the manner of Go's <c>sysmon</c>: it looks at the workers from outside, so the
+/// hop path pays nothing for what only time can tell.
+/// </summary>
+/// <remarks>
+/// <para>Every tick it:</para>
+/// <list type="number">
+/// <item>asks the workers to look at the inject queue at their next turn if threads wait there
+/// (<see cref="Scheduler.InjectDue"/>): the time budget that a turn count cannot give when turns are long;</item>
+/// <item>finds turns that have lasted at least <see cref="StrandedAfter"/> and, under a policy that steals, takes the
+/// thread such a turn left in its worker's run-next slot to the inject queue (<see cref="Worker.StealRunNext"/>),
+/// where an idle worker runs it: a thread woken by a turn that then spins or blocks would otherwise wait for the
+/// end of that turn, or forever;</item>
+/// <item>reports a turn that has lasted <see cref="SchedulerOptions.LongTurnThreshold"/> through
+/// <see cref="Scheduler.LongTurn"/>, once per turn.</item>
+/// </list>
+/// <para>
+/// It ticks every <see cref="BusyTick"/> while any worker runs turns, and backs off to <see cref="IdleTick"/> while
+/// they all idle, so an idle scheduler costs almost nothing. Its own OS thread only, apart from <see cref="Start"/>
+/// and <see cref="Dispose"/>.
+/// </para>
+/// </remarks>
+internal sealed class Watchdog : IDisposable
+{
+    /// <summary>The tick while workers run turns: the inject queue waits at most about this long for a look. Guessed, after Go's sysmon, which ticks from 20 µs to 10 ms.</summary>
+    internal static readonly TimeSpan BusyTick = TimeSpan.FromMilliseconds(1);
+
+    /// <summary>The longest tick, while every worker idles. Guessed.</summary>
+    internal static readonly TimeSpan IdleTick = TimeSpan.FromMilliseconds(16);
+
+    /// <summary>
+    /// How long a turn may hold a woken thread in its worker's run-next slot before the watchdog moves it: two busy
+    /// ticks, so a turn is seen unchanged at three looks. Guessed; far above a hop, far below a user's patience.
+    /// </summary>
+    internal static readonly TimeSpan StrandedAfter = TimeSpan.FromMilliseconds(2);
+
+    private readonly Scheduler _scheduler;
+
+    private readonly Thread _thread;
+
+    /// <summary>Set by <see cref="Dispose"/>; also what the thread waits on between ticks.</summary>
+    private readonly ManualResetEventSlim _stop = new(false);
+
+    /// <summary>Per worker: the turn count seen last.</summary>
+    private readonly int[] _turns;
+
+    /// <summary>Per worker: when that turn was first seen (a <see cref="Stopwatch"/> timestamp), or 0 between turns.</summary>
+    private readonly long[] _since;
+
+    /// <summary>Per worker: whether that turn was reported as long already.</summary>
+    private readonly bool[] _reported;
+
+    /// <summary>The long-turn threshold in <see cref="Stopwatch"/> ticks; <see cref="long.MaxValue"/> when reporting is off.</summary>
+    private readonly long _longTurnTicks;
+
+    internal Watchdog(Scheduler scheduler, TimeSpan longTurnThreshold)
+    {
+        _scheduler = scheduler;
+        var count = scheduler.Workers.Length;
+        _turns = new int[count];
+        _since = new long[count];
+        _reported = new bool[count];
+        _longTurnTicks = longTurnThreshold == Timeout.InfiniteTimeSpan ? long.MaxValue : TicksOf(longTurnThreshold);
+        _thread = new Thread(Run) { IsBackground = true, Name = "ThreadIterators watchdog" };
+    }
+
+    internal void Start() => _thread.Start();
+
+    /// <summary>Stops the thread and waits for it; the disposing thread, after the workers stopped.</summary>
+    public void Dispose()
+    {
+        _stop.Set();
+        _thread.Join();
+        _stop.Dispose();
+    }
+
+    private static long TicksOf(TimeSpan span) => (long)(span.TotalSeconds * Stopwatch.Frequency);
+
+    private void Run()
+    {
+        var tick = BusyTick;
+        var stranded = TicksOf(StrandedAfter);
+        while (!_stop.Wait(tick))
+        {
+            var now = Stopwatch.GetTimestamp();
+            if (_scheduler.HasInjected)
+            {
+                _scheduler.MarkInjectDue();
+            }
+
+            var busy = false;
+            var workers = _scheduler.Workers;
+            for (var i = 0; i < workers.Length; i++)
+            {
+                busy |= Look(workers[i], i, now, stranded);
+            }
+
+            // Back off while nothing runs; one turn seen anywhere brings the tick back.
+            tick = busy ? BusyTick : TimeSpan.FromTicks(Math.Min(tick.Ticks * 2, IdleTick.Ticks));
+        }
+    }
+
+    /// <summary>Looks at one worker; returns true if it ran turns since the last look or is in one.</summary>
+    private bool Look(Worker worker, int index, long now, long stranded)
+    {
+        // Id before turn count, as StealRunNext reads them.
+        var running = worker.RunningId;
+        var turn = worker.TurnCount;
+        if (turn != _turns[index] || running == 0)
+        {
+            var moved = turn != _turns[index];
+            _turns[index] = turn;
+            _since[index] = running == 0 ? 0 : now;
+            _reported[index] = false;
+            return moved || running != 0;
+        }
+
+        if (_since[index] == 0)
+        {
+            // The last look read the id before this turn set it, and the count after: the turn starts now for us.
+            _since[index] = now;
+            return true;
+        }
+
+        var lasted = now - _since[index];
+        if (lasted >= stranded && _scheduler.Placement.Steals && _scheduler.Workers.Length > 1)
+        {
+            if (worker.StealRunNext(turn) is { } thread)
+            {
+                _scheduler.Inject(thread, wake: true);
+            }
+            else if (worker.Queue.Count != 0 || worker.HasInbound)
+            {
+                // Its queued threads can be stolen; make sure somebody is awake to do it.
+                _scheduler.WakeIdleWorker();
+            }
+        }
+
+        if (lasted >= _longTurnTicks && !_reported[index])
+        {
+            _reported[index] = true;
+            _scheduler.ReportLongTurn(running, worker.Index, TimeSpan.FromSeconds((double)lasted / Stopwatch.Frequency));
+        }
+
+        return true;
+    }
+}

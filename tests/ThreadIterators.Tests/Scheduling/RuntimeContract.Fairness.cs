@@ -1,0 +1,258 @@
+using System;
+using System.Collections.Concurrent;
+using System.Collections.Generic;
+using System.Threading;
+using ThreadIterators;
+
+namespace ThreadIterators.Tests;
+
+// Fair service: a thread woken from outside the workers is not left behind local work, a thread woken by a turn that
+// then spins or blocks is not stranded in that worker's run-next slot, and the watchdog reports turns that hold a
+// worker. None of these asserts elapsed time: they count turns, or wait for the thing itself.
+public abstract partial class RuntimeContract
+{
+    /// <summary>Whether a woken thread can run on another worker than its waker's: not on one worker, nor when threads are pinned to their home.</summary>
+    private bool WokenThreadCanMove => WorkerCount > 1 && Policy != SchedulingPolicy.Dedicated;
+
+    [Fact]
+    public void Wake_WakerThenSpins_WokenThreadRunsOnAnotherWorker()
+    {
+        if (!WokenThreadCanMove)
+        {
+            return;
+        }
+
+        var ran = new ManualResetEventSlim(false);
+        var inbox = new Mailbox<int>("woken");
+        var receiver = Scheduler.Spawn(Receive(), "receiver");
+        WaitUntil(() => inbox.IsReceiverParked, "the receiver is parked");
+        var waker = Scheduler.Spawn(WakeThenSpin(), "waker");
+        Join(waker);
+        Join(receiver);
+        Assert.True(ran.IsSet);
+
+        IEnumerable<Event> Receive()
+        {
+            yield return inbox.Recv();
+            ran.Set();
+        }
+
+        IEnumerable<Event> WakeThenSpin()
+        {
+            // Woken from a worker, the receiver goes to this worker's run-next slot; this turn then never ends
+            // until the receiver has run, which only another worker can do.
+            inbox.Send(1);
+            var spinner = default(SpinWait);
+            var deadline = DateTime.UtcNow + Timeout;
+            while (!ran.IsSet)
+            {
+                Assert.True(DateTime.UtcNow < deadline, "the woken receiver never ran while its waker spun");
+                spinner.SpinOnce(sleep1Threshold: -1);
+            }
+
+            yield break;
+        }
+    }
+
+    [Fact]
+    public void Wake_WakerThenBlocksItsWorker_WokenThreadRunsOnAnotherWorker()
+    {
+        if (!WokenThreadCanMove)
+        {
+            return;
+        }
+
+        var ran = new ManualResetEventSlim(false);
+        var inbox = new Mailbox<int>("woken");
+        var receiver = Scheduler.Spawn(Receive(), "receiver");
+        WaitUntil(() => inbox.IsReceiverParked, "the receiver is parked");
+        var waker = Scheduler.Spawn(WakeThenBlock(), "waker");
+        Join(waker);
+        Join(receiver);
+
+        IEnumerable<Event> Receive()
+        {
+            yield return inbox.Recv();
+            ran.Set();
+        }
+
+        IEnumerable<Event> WakeThenBlock()
+        {
+            // The mistake the watchdog exists for: a synchronous wait on a worker (task.Wait(), .Result) right after
+            // a wake-up. It blocks this worker; the receiver it woke must still run elsewhere.
+            inbox.Send(1);
+            Assert.True(ran.Wait(Timeout), "the woken receiver never ran while its waker blocked its worker");
+            yield break;
+        }
+    }
+
+    [Fact]
+    public void OutsideWakeUp_BehindOverflowingLocalLoad_RunsWithinTheInjectInterval()
+    {
+        // Policies that keep local overflow out of the queue outside wake-ups use. (Dedicated workers queue both in
+        // the home's inbound queue, and the shared queue holds every ready thread: there a thread woken from outside
+        // waits its turn behind all of them.)
+        if (Policy is SchedulingPolicy.Dedicated or SchedulingPolicy.SharedQueue)
+        {
+            return;
+        }
+
+        // Far more threads that yield forever than a run queue holds, so every worker's queue keeps overflowing.
+        const int loaders = 2_000;
+        const int wakeUps = 41;
+        long turns = 0;
+        var stop = 0;
+        var inbox = new Mailbox<int>("outside");
+        var sentAt = new long[wakeUps];
+        var ranAt = new long[wakeUps];
+        var woken = new SemaphoreSlim(0);
+
+        // Spawned by a green thread, so they start in its worker's run queue: spawned from outside they would be
+        // outside work themselves, queued ahead of the wake-ups.
+        Run(SpawnLoad(), "spawner");
+        var receiver = Scheduler.Spawn(Receive(wakeUps), "receiver");
+        WaitUntil(() => Interlocked.Read(ref turns) > 10 * loaders, "the load has gone round a few times");
+        for (var i = 0; i < wakeUps; i++)
+        {
+            WaitUntil(() => inbox.IsReceiverParked, "the receiver is parked");
+            inbox.Send(i);
+
+            // Read after the send: a sender preempted between a read and its send (the workers keep both cores busy)
+            // would count turns that ran before the wake-up existed. Read after, a preemption can only shrink a gap.
+            sentAt[i] = Interlocked.Read(ref turns);
+            Assert.True(woken.Wait(Timeout), $"wake-up {i} from outside was not served within {Timeout}");
+        }
+
+        Volatile.Write(ref stop, 1);
+        Join(receiver);
+        WaitForAll();
+
+        // Every worker looks at the inject queue at least once per InjectInterval (61) of its own turns, so about that
+        // many turns per worker pass first; twice that is the bound. The median, because one preemption of the sender
+        // right after its send shrinks that gap only. Behind the overflow, a wake-up waited tens of thousands of turns.
+        var gaps = new long[wakeUps];
+        for (var i = 0; i < wakeUps; i++)
+        {
+            gaps[i] = ranAt[i] - sentAt[i];
+        }
+
+        Array.Sort(gaps);
+        var bound = 2 * 61 * WorkerCount;
+        Assert.True(gaps[wakeUps / 2] <= bound, $"median turns before an outside wake-up ran: {gaps[wakeUps / 2]}, above {bound}; all: {string.Join(", ", gaps)}");
+
+        IEnumerable<Event> SpawnLoad()
+        {
+            for (var i = 0; i < loaders; i++)
+            {
+                Scheduler.Spawn(Load());
+            }
+
+            yield break;
+        }
+
+        IEnumerable<Event> Load()
+        {
+            while (Volatile.Read(ref stop) == 0)
+            {
+                Interlocked.Increment(ref turns);
+                yield return Event.Yield;
+            }
+        }
+
+        IEnumerable<Event> Receive(int count)
+        {
+            var message = inbox.Recv();
+            for (var i = 0; i < count; i++)
+            {
+                yield return message;
+                Volatile.Write(ref ranAt[message.Value], Interlocked.Read(ref turns));
+                woken.Release();
+            }
+        }
+    }
+
+    [Fact]
+    public void LongTurn_ThreadBlocksItsWorker_ReportedOnceNamingTheThread()
+    {
+        var threshold = TimeSpan.FromMilliseconds(20);
+        using var scheduler = new Scheduler(new SchedulerOptions { WorkerCount = WorkerCount, Policy = Policy, LongTurnThreshold = threshold });
+        var reports = new ConcurrentQueue<LongTurnEventArgs>();
+        var reported = new ManualResetEventSlim(false);
+        scheduler.LongTurn += (_, e) =>
+        {
+            reports.Enqueue(e);
+            reported.Set();
+        };
+
+        var blocker = scheduler.Spawn(Block(), "blocker");
+        Assert.True(blocker.Wait(Timeout), "the blocking thread did not end");
+
+        var report = Assert.Single(reports);
+        Assert.Same(blocker, report.Thread);
+        Assert.InRange(report.WorkerIndex, 0, WorkerCount - 1);
+        Assert.True(report.Duration >= threshold, $"reported after {report.Duration}, before the threshold {threshold}");
+
+        IEnumerable<Event> Block()
+        {
+            // Blocks its worker until the watchdog has reported it, then once more for several of the watchdog's
+            // ticks, which must not report the same turn again.
+            Assert.True(reported.Wait(Timeout), "the watchdog never reported a turn that blocked its worker");
+            Thread.Sleep(threshold * 3);
+            yield break;
+        }
+    }
+
+    [Fact]
+    public void LongTurn_ShortTurnsOnly_NothingReported()
+    {
+        var reports = 0;
+        Scheduler.LongTurn += (_, _) => Interlocked.Increment(ref reports);
+        var ping = new Mailbox<int>("ping");
+        var pong = new Mailbox<int>("pong");
+        const int rounds = 20_000;
+        var right = Scheduler.Spawn(Echo(), "echo");
+        Run(Serve(), "server");
+        Join(right);
+        Assert.Equal(0, Volatile.Read(ref reports));
+
+        IEnumerable<Event> Serve()
+        {
+            var reply = pong.Recv();
+            for (var i = 0; i < rounds; i++)
+            {
+                ping.Send(i);
+                yield return reply;
+                Assert.Equal(i, reply.Value);
+            }
+
+            ping.Send(-1);
+        }
+
+        IEnumerable<Event> Echo()
+        {
+            var message = ping.Recv();
+            while (true)
+            {
+                yield return message;
+                if (message.Value < 0)
+                {
+                    yield break;
+                }
+
+                pong.Send(message.Value);
+            }
+        }
+    }
+
+    [Fact]
+    public void LongTurnThreshold_ZeroOrNegative_Refused()
+    {
+        foreach (var threshold in new[] { TimeSpan.Zero, TimeSpan.FromSeconds(-1) })
+        {
+            var refused = Assert.Throws<ArgumentOutOfRangeException>(() => new Scheduler(new SchedulerOptions { WorkerCount = WorkerCount, Policy = Policy, LongTurnThreshold = threshold }));
+            Assert.Contains("LongTurnThreshold", refused.Message, StringComparison.Ordinal);
+        }
+
+        using var silent = new Scheduler(new SchedulerOptions { WorkerCount = WorkerCount, Policy = Policy, LongTurnThreshold = System.Threading.Timeout.InfiniteTimeSpan });
+    }
+}
