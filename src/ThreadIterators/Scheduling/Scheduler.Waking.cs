@@ -61,19 +61,6 @@ public sealed partial class Scheduler
     /// <summary>Gets a value indicating whether the inject queue holds threads; a snapshot.</summary>
     internal bool HasInjected => !_inject.IsEmpty;
 
-    /// <summary>
-    /// Gets a value indicating whether a worker should look at the inject queue before its own work at its next turn:
-    /// set by the watchdog when it finds threads waiting there, cleared by the worker that looks. One read per turn,
-    /// of a field that changes at most once per watchdog tick, is what the time budget costs the hop path.
-    /// </summary>
-    internal bool InjectDue => Volatile.Read(ref _injectDue) != 0;
-
-    /// <summary>Asks the workers to look at the inject queue soon; the watchdog, when it finds threads waiting there.</summary>
-    internal void MarkInjectDue() => Volatile.Write(ref _injectDue, 1);
-
-    /// <summary>Clears <see cref="InjectDue"/>; the worker about to look.</summary>
-    internal void ClearInjectDue() => Volatile.Write(ref _injectDue, 0);
-
     /// <summary>Queues one of the threads moved out of a full local run queue, waking a worker on the last of a batch. Any worker.</summary>
     internal void Overflow(GreenThread thread, bool wake)
     {

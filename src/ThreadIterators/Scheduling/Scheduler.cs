@@ -51,8 +51,8 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
 
     /// <summary>
     /// Threads made ready or spawned by OS threads that are not this scheduler's workers (plain code, the timer
-    /// thread, task completions), and under the shared-queue policy every ready thread. Workers look here often
-    /// (see <see cref="InjectDue"/>), so an outside wake-up is not left behind local work.
+    /// thread, task completions), and under the shared-queue policy every ready thread. Workers look here every
+    /// few dozen turns, and at once when the watchdog finds threads waiting (see <see cref="Worker.LookAtInjectedSoon"/>).
     /// </summary>
     private readonly ConcurrentQueue<GreenThread> _inject = new();
 
@@ -86,9 +86,6 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
 
     /// <summary>0 while running, 1 once disposal began.</summary>
     private int _disposed;
-
-    /// <summary>1 while the watchdog has asked workers to look at the inject queue (see <see cref="InjectDue"/>).</summary>
-    private int _injectDue;
 
     /// <summary>
     /// <see cref="Placement"/> if it is the default, work stealing: the spawn and wake-up paths call it through its

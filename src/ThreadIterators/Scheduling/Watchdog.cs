@@ -12,7 +12,7 @@ namespace ThreadIterators;
 /// <para>Every tick it:</para>
 /// <list type="number">
 /// <item>asks the workers to look at the inject queue at their next turn if threads wait there
-/// (<see cref="Scheduler.InjectDue"/>): the time budget that a turn count cannot give when turns are long;</item>
+/// (<see cref="Worker.LookAtInjectedSoon"/>): the time budget that a turn count cannot give when turns are long;</item>
 /// <item>finds turns that have lasted at least <see cref="StrandedAfter"/> and, under a policy that steals, takes the
 /// thread such a turn left in its worker's run-next slot to the inject queue (<see cref="Worker.StealRunNext"/>),
 /// where an idle worker runs it: a thread woken by a turn that then spins or blocks would otherwise wait for the
@@ -89,13 +89,16 @@ internal sealed class Watchdog : IDisposable
         while (!_stop.Wait(tick))
         {
             var now = Stopwatch.GetTimestamp();
+            var workers = _scheduler.Workers;
             if (_scheduler.HasInjected)
             {
-                _scheduler.MarkInjectDue();
+                foreach (var worker in workers)
+                {
+                    worker.LookAtInjectedSoon();
+                }
             }
 
             var busy = false;
-            var workers = _scheduler.Workers;
             for (var i = 0; i < workers.Length; i++)
             {
                 busy |= Look(workers[i], i, now, stranded);

@@ -45,7 +45,7 @@ internal sealed partial class Worker
     /// <summary>
     /// Every this many turns the inject queue and the overflow queue are looked at first, so threads there are not
     /// starved by local ones. Taken from Go (a prime, so it does not fall into step with other periods). The watchdog
-    /// adds a time budget (<see cref="Scheduler.InjectDue"/>), for turns too long for a count to bound.
+    /// adds a time budget (<see cref="LookAtInjectedSoon"/>), for turns too long for a count to bound.
     /// </summary>
     private const int InjectInterval = 61;
 
@@ -119,7 +119,11 @@ internal sealed partial class Worker
     /// <summary>The id of the green thread this worker is running, or 0 between turns (see <see cref="RunningId"/>).</summary>
     private long _runningId;
 
-    /// <summary>Turns taken since the inject queue was last looked at first, for <see cref="InjectInterval"/>.</summary>
+    /// <summary>
+    /// Turns taken since the inject queue was last looked at first, for <see cref="InjectInterval"/>. The watchdog may
+    /// set it too (<see cref="LookAtInjectedSoon"/>); a write of its lost to this worker's increment is retried at its
+    /// next tick.
+    /// </summary>
     private int _turns;
 
     /// <summary>
@@ -257,6 +261,12 @@ internal sealed partial class Worker
     }
 
     /// <summary>
+    /// Makes the worker's next turn start with a look at the inject queue. The watchdog calls it when threads wait
+    /// there: the time budget, at no cost to the hop path, which already counts turns for <see cref="InjectInterval"/>.
+    /// </summary>
+    internal void LookAtInjectedSoon() => Volatile.Write(ref _turns, InjectInterval - 1);
+
+    /// <summary>
     /// The id of a thread spawned on this worker. Ids come from the scheduler a block at a time, so spawning on two
     /// workers does not make both write one shared counter per spawn.
     /// </summary>
@@ -311,11 +321,10 @@ internal sealed partial class Worker
     private GreenThread? FindRunnable()
     {
         GreenThread? thread;
-        if (++_turns == InjectInterval || Scheduler.InjectDue)
+        if (++_turns >= InjectInterval)
         {
             // Outside wake-ups first: they may have waited behind a whole stream of local work.
             _turns = 0;
-            Scheduler.ClearInjectDue();
             if ((thread = TakeInjectedBatch() ?? TakeInbound() ?? Scheduler.TakeOverflowed()) is not null)
             {
                 return thread;
