@@ -112,18 +112,29 @@ public sealed class TaskEvent<T> : Event
     internal override EventOutcome Park(GreenThread thread, Worker worker)
     {
         _wait.BeginPark(thread, this);
-        var awaiter = _task.ConfigureAwait(false).GetAwaiter();
-        if (awaiter.IsCompleted)
+        try
         {
-            Capture(thread);
-            return EventOutcome.Continue;
+            var awaiter = _task.ConfigureAwait(false).GetAwaiter();
+            if (awaiter.IsCompleted)
+            {
+                Capture(thread);
+                return EventOutcome.Continue;
+            }
+
+            _wait.SetWaiter(thread);
+
+            // From here the thread may be made ready, and run on another worker, before this returns.
+            awaiter.UnsafeOnCompleted(_onCompleted ??= OnCompleted);
+            return EventOutcome.Parked;
         }
-
-        _wait.SetWaiter(thread);
-
-        // From here the thread may be made ready, and run on another worker, before this returns.
-        awaiter.UnsafeOnCompleted(_onCompleted ??= OnCompleted);
-        return EventOutcome.Parked;
+        catch
+        {
+            // A value task whose source refuses it (read already, or reset): nothing was registered. The thread
+            // ends with the source's exception; the event may be armed again.
+            _task = default;
+            _wait.AbortPark();
+            throw;
+        }
     }
 
     internal override EventOutcome Resume(GreenThread thread, Worker worker)

@@ -108,6 +108,14 @@ internal struct TaskWait
     /// </summary>
     internal void SetWaiter(GreenThread thread) => Volatile.Write(ref _waiter, thread);
 
+    /// <summary>Undoes <see cref="BeginPark"/> and <see cref="SetWaiter"/> when the task refused to be waited for: no continuation was registered.</summary>
+    internal void AbortPark()
+    {
+        Volatile.Write(ref _waiter, null);
+        _owner = null;
+        Volatile.Write(ref _state, Unarmed);
+    }
+
     /// <summary>The task's continuation: makes the parked thread ready on its own scheduler, unless <see cref="Abandon"/> took it. Any OS thread.</summary>
     internal void Wake()
     {

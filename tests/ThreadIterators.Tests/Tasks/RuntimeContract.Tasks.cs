@@ -549,6 +549,16 @@ public abstract partial class RuntimeContract
         var neverWaitedPlain = Assert.Throws<InvalidOperationException>(() => new TaskEvent().GetResult());
         Assert.Contains("called GetResult() on TaskEvent (unarmed) before any wait completed", neverWaitedPlain.Message, StringComparison.Ordinal);
         Assert.Throws<ArgumentNullException>(() => new TaskEvent().For((Task)null!));
+
+        // A value task its source no longer accepts ends the thread with the source's exception; the event stays usable.
+        var source = new ManualValueTaskSource<int>(runContinuationsAsynchronously: false);
+        var stale = source.Task;
+        source.Reset();
+        var reused = new TaskEvent<int>();
+        var refused = Scheduler.Spawn(Yield(reused.For(stale)), "stale");
+        Assert.Throws<InvalidOperationException>(() => refused.Wait(Timeout));
+        Run(Yield(reused.For(Task.FromResult(9))));
+        Assert.Equal(9, reused.Result);
         Assert.Throws<ArgumentNullException>(() => ((Task<int>)null!).AsEvent());
 
         static IEnumerable<Event> Yield(Event e)
