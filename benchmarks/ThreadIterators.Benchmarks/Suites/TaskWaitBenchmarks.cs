@@ -8,7 +8,7 @@ namespace ThreadIterators.Benchmarks.Suites;
 /// Task waits from a green thread, in two groups with a baseline each; per-operation figures are per wait.
 /// Completed: a reusable <see cref="TaskEvent{T}"/> on a cached completed task, against a receive that finds a
 /// message waiting. Pending: tasks one helper OS thread completes, against a plain async method awaiting the same
-/// tasks completed the same way.
+/// tasks completed the same way; and, for comparison, a receive woken by a send from the same helper thread.
 /// </summary>
 [GroupBenchmarksBy(BenchmarkLogicalGroupRule.ByCategory)]
 [CategoriesColumn]
@@ -58,4 +58,9 @@ public class TaskWaitBenchmarks : WorkerSuite
     [BenchmarkCategory("Pending")]
     [Benchmark(OperationsPerInvoke = PendingWaits)]
     public long PendingTask() => Verify.Result("TaskWait.PendingTask", TaskWait.PendingTask(Scheduler, PendingWaits), TaskWait.Expected(PendingWaits));
+
+    /// <summary>For comparison: a green thread receives a message the helper thread sends, the scheduler's own wake-up from outside.</summary>
+    [BenchmarkCategory("Pending")]
+    [Benchmark(OperationsPerInvoke = PendingWaits)]
+    public long ReceiveFromHelper() => Verify.Result("TaskWait.ReceiveFromHelper", TaskWait.ReceiveFromHelper(Scheduler, PendingWaits), TaskWait.Expected(PendingWaits));
 }

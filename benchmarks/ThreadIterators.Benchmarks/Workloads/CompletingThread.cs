@@ -1,13 +1,15 @@
 using System;
 using System.Threading;
 using System.Threading.Tasks;
+using ThreadIterators;
 
 namespace ThreadIterators.Benchmarks.Workloads;
 
 /// <summary>
-/// One helper OS thread that completes the task a waiter hands it, with 1: one request at a time, made only once the
-/// previous task has completed. It blocks (after the brief spin of <see cref="ManualResetEventSlim"/>) while it has
-/// nothing to complete. Both sides of the pending-wait comparison use it the same way.
+/// One helper OS thread that completes the task a waiter hands it, with 1, or sends 1 to the mailbox it hands it: one
+/// request at a time, made only once the previous one was answered. It blocks (after the brief spin of
+/// <see cref="ManualResetEventSlim"/>) while it has nothing to do. Every side of the pending-wait comparison uses it
+/// the same way.
 /// </summary>
 internal sealed class CompletingThread : IDisposable
 {
@@ -15,8 +17,8 @@ internal sealed class CompletingThread : IDisposable
 
     private readonly Thread _thread;
 
-    /// <summary>The task to complete next, or null.</summary>
-    private TaskCompletionSource<int>? _next;
+    /// <summary>The task to complete or the mailbox to send to next, or null.</summary>
+    private object? _next;
 
     private volatile bool _stopping;
 
@@ -34,6 +36,13 @@ internal sealed class CompletingThread : IDisposable
     public void Complete(TaskCompletionSource<int> completion)
     {
         Volatile.Write(ref _next, completion);
+        _signal.Set();
+    }
+
+    /// <summary>Asks the helper thread to send 1 to <paramref name="mailbox"/>.</summary>
+    public void Send(Mailbox<int> mailbox)
+    {
+        Volatile.Write(ref _next, mailbox);
         _signal.Set();
     }
 
@@ -58,7 +67,15 @@ internal sealed class CompletingThread : IDisposable
                 return;
             }
 
-            Interlocked.Exchange(ref _next, null)?.SetResult(1);
+            switch (Interlocked.Exchange(ref _next, null))
+            {
+                case TaskCompletionSource<int> completion:
+                    completion.SetResult(1);
+                    break;
+                case Mailbox<int> mailbox:
+                    mailbox.Send(1);
+                    break;
+            }
         }
     }
 }

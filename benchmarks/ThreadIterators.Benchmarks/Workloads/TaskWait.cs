@@ -14,7 +14,9 @@ namespace ThreadIterators.Benchmarks.Workloads;
 /// <item>Pending: each task is a new <see cref="TaskCompletionSource{TResult}"/>'s, which one helper OS thread
 /// (<see cref="CompletingThread"/>) completes once the waiter has handed it over. Its baseline is a plain async method
 /// awaiting the same tasks completed the same way; its continuation then runs on the helper thread, inside the
-/// completion, where the green thread is made ready on its own scheduler and resumes on a worker.</item>
+/// completion, where the green thread is made ready on its own scheduler and resumes on a worker. For comparison, a
+/// green thread receives messages the same helper thread sends, one per request: the scheduler's own wake-up from an
+/// OS thread that is not one of its workers.</item>
 /// </list>
 /// </summary>
 public static class TaskWait
@@ -60,6 +62,16 @@ public static class TaskWait
         using var helper = new CompletingThread();
         var sum = new StrongBox<long>();
         scheduler.Spawn(WaitPending(helper, waits, sum));
+        scheduler.WaitForAll();
+        return sum.Value;
+    }
+
+    /// <summary>A green thread receives <paramref name="messages"/> messages, each sent by the helper thread when asked.</summary>
+    public static long ReceiveFromHelper(Scheduler scheduler, long messages)
+    {
+        using var helper = new CompletingThread();
+        var sum = new StrongBox<long>();
+        scheduler.Spawn(ReceiveRequested(helper, messages, sum));
         scheduler.WaitForAll();
         return sum.Value;
     }
@@ -112,6 +124,21 @@ public static class TaskWait
             helper.Complete(completion);
             yield return wait.For(completion.Task);
             total += wait.Result;
+        }
+
+        sum.Value = total;
+    }
+
+    private static IEnumerable<Event> ReceiveRequested(CompletingThread helper, long messages, StrongBox<long> sum)
+    {
+        var inbox = new Mailbox<int>();
+        var message = inbox.Recv();
+        long total = 0;
+        for (long i = 0; i < messages; i++)
+        {
+            helper.Send(inbox);
+            yield return message;
+            total += message.Value;
         }
 
         sum.Value = total;

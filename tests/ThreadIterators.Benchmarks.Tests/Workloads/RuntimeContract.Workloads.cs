@@ -21,5 +21,6 @@ public abstract partial class RuntimeContract
         Assert.Equal(TaskWait.Expected(10_000), TaskWait.CompletedTask(Scheduler, 10_000));
         Assert.Equal(TaskWait.Expected(10_000), TaskWait.ReceiveWaiting(Scheduler, TaskWait.Prefilled(10_000), 10_000));
         Assert.Equal(TaskWait.Expected(2_000), TaskWait.PendingTask(Scheduler, 2_000));
+        Assert.Equal(TaskWait.Expected(2_000), TaskWait.ReceiveFromHelper(Scheduler, 2_000));
     }
 }
