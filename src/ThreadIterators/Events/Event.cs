@@ -8,8 +8,8 @@ namespace ThreadIterators;
 /// Something a green thread waits for. A green thread body yields an <see cref="Event"/> wherever it would block;
 /// the scheduler parks the thread and resumes it right after the <c>yield return</c> once the event has completed.
 /// Every event comes from the library: a mailbox's receive or put, another thread's exit (a join), a sleep, a yield,
-/// a credit window's acquire, and a pull source's offer and complete and its pullers' next batch; the remarks list
-/// each with what it waits for.
+/// a credit window's acquire, a pull source's offer and complete and its pullers' next batch, and a task's
+/// completion; the remarks list each with what it waits for.
 /// </summary>
 /// <remarks>
 /// <para>
@@ -96,6 +96,22 @@ namespace ThreadIterators;
 /// The next batch, for a consumer of a <see cref="PullSource{T}"/>: hands the batch just read back to the producer
 /// as a request and parks until a batch arrives; then <see cref="Puller{T}.Batch"/> holds it, or, at the end,
 /// <see cref="Puller{T}.IsCompleted"/> is true.
+/// </description>
+/// </item>
+/// <item>
+/// <term>
+/// <see cref="TaskEvent.For(System.Threading.Tasks.Task)"/>, <see cref="TaskEvent{T}.For(System.Threading.Tasks.Task{T})"/>,
+/// their <see cref="System.Threading.Tasks.ValueTask"/> overloads, and <see cref="TaskEventExtensions.AsEvent(System.Threading.Tasks.Task)"/>
+/// and its overloads
+/// </term>
+/// <description>
+/// The completion of a <see cref="System.Threading.Tasks.Task"/>, <see cref="System.Threading.Tasks.Task{TResult}"/>,
+/// <see cref="System.Threading.Tasks.ValueTask"/> or <see cref="System.Threading.Tasks.ValueTask{TResult}"/>, such as an
+/// asynchronous read: parks until the task has completed, without blocking the worker, and resumes on a worker of the
+/// thread's own scheduler; a task already completed does not park. Then <see cref="TaskEvent.GetResult"/> or
+/// <see cref="TaskEvent{T}.Result"/> returns the outcome, or throws the task's exception as <c>await</c> would. A
+/// <see cref="TaskEvent"/> or <see cref="TaskEvent{T}"/> is reusable, armed with <c>For</c> before each yield;
+/// <c>AsEvent</c> makes a new one per call.
 /// </description>
 /// </item>
 /// </list>

@@ -22,7 +22,10 @@ public sealed partial class Scheduler
     /// <see cref="GreenThread.Exited"/>, and nothing called <see cref="GreenThread.Wait()"/> or
     /// <see cref="GreenThread.AsTask"/> or read <see cref="GreenThread.Exception"/>. Like unobserved task exceptions,
     /// it is raised when the thread's handle is garbage collected, or at the latest when the scheduler is disposed.
-    /// Also raised at once for exceptions thrown by <c>finally</c> blocks while a thread is being disposed.
+    /// Also raised at once for exceptions thrown by <c>finally</c> blocks while a thread is being disposed, and for a
+    /// task's exception that a green thread waited for with a <see cref="TaskEvent"/> or <see cref="TaskEvent{T}"/>
+    /// and never read: at once when the event is armed again, otherwise when the event is garbage collected or at
+    /// the latest when the scheduler is disposed.
     /// </summary>
     /// <remarks>
     /// Raised on the finalizer thread, the disposing thread, or a worker. Without a handler the fault is written to

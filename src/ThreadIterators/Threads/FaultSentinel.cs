@@ -7,7 +7,9 @@ namespace ThreadIterators;
 /// <summary>
 /// Reports a green thread's fault that nothing observed, the way the runtime reports unobserved task exceptions:
 /// when the thread's handle is collected, or when the scheduler is disposed, whichever comes first. Observing the
-/// fault (joining, waiting, awaiting, reading the exception) suppresses it. Exists only for faulted threads.
+/// fault (joining, waiting, awaiting, reading the exception) suppresses it. Exists only for faulted threads, and for
+/// faulted tasks a green thread waited for with a task event (<see cref="TaskWait"/>): collected with the event,
+/// suppressed when the body reads the outcome.
 /// </summary>
 /// <remarks>Any thread; the finalizer runs on the finalizer thread.</remarks>
 [SuppressMessage("Usage", "CA1816:Dispose methods should call SuppressFinalize", Justification = "The finalizer exists to report; observing or reporting the fault is what makes it unnecessary, not disposal.")]

@@ -15,6 +15,8 @@ public sealed class BaselineWorkloadTests
         Assert.Equal(CountingActor.Expected(20_000), CountingActor.Tasks(20_000));
         Assert.Equal(ProducerConsumer.Expected(20_000), ProducerConsumer.Tasks(20_000));
         Assert.Equal(Skynet.Expected(10_000), Skynet.Tasks(10_000));
+        Assert.Equal(TaskWait.Expected(2_000), TaskWait.Await(2_000, continuationsOnThreadPool: false));
+        Assert.Equal(TaskWait.Expected(2_000), TaskWait.Await(2_000, continuationsOnThreadPool: true));
     }
 
     /// <summary>

@@ -18,5 +18,9 @@ public abstract partial class RuntimeContract
         Assert.Equal(1_111_111, Skynet.Threads(1_000_000));
         Assert.Equal(CacheAffinity.Expected(20_000), CacheAffinity.GreenThreads(Scheduler, ActorStates.For(24, 4_000), 10, 20_000));
         Assert.Equal(CacheAffinity.Expected(3), CacheAffinity.GreenThreads(Scheduler, ActorStates.For(8, 64), 10, 3));
+        Assert.Equal(TaskWait.Expected(10_000), TaskWait.CompletedTask(Scheduler, 10_000));
+        Assert.Equal(TaskWait.Expected(10_000), TaskWait.ReceiveWaiting(Scheduler, TaskWait.Prefilled(10_000), 10_000));
+        Assert.Equal(TaskWait.Expected(2_000), TaskWait.PendingTask(Scheduler, 2_000));
+        Assert.Equal(TaskWait.Expected(2_000), TaskWait.ReceiveFromHelper(Scheduler, 2_000));
     }
 }

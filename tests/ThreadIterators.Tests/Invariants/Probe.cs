@@ -31,6 +31,30 @@ internal static class Probe
     /// <summary>Gets a value indicating whether a green thread is parked on <paramref name="thread"/>'s <see cref="GreenThread.Exited"/>, or plain code waits for it.</summary>
     internal static bool HasJoiners(GreenThread thread) => Volatile.Read(ref GreenThreadFields.Exit(thread)) is ExitEvent exit && exit.HasWaiters;
 
+    /// <summary>Gets a value indicating whether a green thread is parked on <paramref name="taskEvent"/>'s task, owed its wake-up.</summary>
+    internal static bool IsWaiting(TaskEvent taskEvent) => Volatile.Read(ref TaskWaitFields.Waiter(ref TaskEventFields.Wait(taskEvent))) is not null;
+
+    /// <summary>Gets a value indicating whether a green thread is parked on <paramref name="taskEvent"/>'s task, owed its wake-up.</summary>
+    internal static bool IsWaiting<T>(TaskEvent<T> taskEvent) => Volatile.Read(ref TaskWaitFields.Waiter(ref TaskEventFields<T>.Wait(taskEvent))) is not null;
+
+    /// <summary>Gets a value indicating whether <paramref name="taskEvent"/> ever parked a thread: its continuation is made by the first park.</summary>
+    internal static bool HasParked(TaskEvent taskEvent) => TaskEventFields.OnCompleted(taskEvent) is not null;
+
+    /// <summary>Gets a value indicating whether <paramref name="taskEvent"/> ever parked a thread: its continuation is made by the first park.</summary>
+    internal static bool HasParked<T>(TaskEvent<T> taskEvent) => TaskEventFields<T>.OnCompleted(taskEvent) is not null;
+
+    /// <summary>Gets the managed ids of the OS threads of a scheduler's workers.</summary>
+    internal static HashSet<int> WorkerThreadIds(Scheduler scheduler)
+    {
+        var ids = new HashSet<int>();
+        foreach (var worker in scheduler.Workers)
+        {
+            ids.Add(WorkerFields.Thread(worker).ManagedThreadId);
+        }
+
+        return ids;
+    }
+
     private static class MailboxFields<T>
     {
         [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_tail")]
@@ -41,6 +65,36 @@ internal static class Probe
     {
         [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_waiting")]
         internal static extern ref Queue<GreenThread> Waiting(CreditWindow window);
+    }
+
+    private static class TaskEventFields
+    {
+        [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_wait")]
+        internal static extern ref TaskWait Wait(TaskEvent taskEvent);
+
+        [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_onCompleted")]
+        internal static extern ref System.Action? OnCompleted(TaskEvent taskEvent);
+    }
+
+    private static class TaskEventFields<T>
+    {
+        [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_wait")]
+        internal static extern ref TaskWait Wait(TaskEvent<T> taskEvent);
+
+        [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_onCompleted")]
+        internal static extern ref System.Action? OnCompleted(TaskEvent<T> taskEvent);
+    }
+
+    private static class TaskWaitFields
+    {
+        [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_waiter")]
+        internal static extern ref GreenThread? Waiter(ref TaskWait wait);
+    }
+
+    private static class WorkerFields
+    {
+        [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_thread")]
+        internal static extern ref Thread Thread(Worker worker);
     }
 
     private static class GreenThreadFields

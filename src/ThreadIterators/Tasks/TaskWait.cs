@@ -1,0 +1,214 @@
+using System;
+using System.Runtime.ExceptionServices;
+using System.Threading;
+
+namespace ThreadIterators;
+
+/// <summary>
+/// What <see cref="TaskEvent"/> and <see cref="TaskEvent{T}"/> share: the state of one wait (armed, waiting,
+/// completed), the one wake-up a parked wait owes, the captured fault, and the report of a fault nobody read. Each
+/// event keeps its task and result itself, since their types differ, and calls these steps around them.
+/// </summary>
+/// <remarks>
+/// <para>
+/// A mutable struct held in a field of its event (never copied), so a wait costs no second object. The arming thread,
+/// then the worker running the waiting thread, touch everything except <see cref="_waiter"/>, which the task's
+/// continuation (any OS thread, with an exchange) and <see cref="Abandon"/> (the disposing thread, with a
+/// compare-and-swap) each try to take: exactly one of them gets the thread.
+/// </para>
+/// <para>
+/// The states: <see cref="Unarmed"/> (new, or abandoned when the continuation had already run),
+/// <see cref="Armed"/> (<c>For</c> gave it a task, not yet yielded), <see cref="Waiting"/> (yielded; parked on the
+/// task, or about to find it completed), <see cref="Completed"/> (the outcome is captured and may be read), and
+/// <see cref="Abandoned"/> (its scheduler was disposed while the thread waited and the task had not completed: the
+/// task's continuation is still registered, so the event can never wait again).
+/// </para>
+/// </remarks>
+internal struct TaskWait
+{
+    /// <summary>Never armed, or left by an abandoned wait whose continuation had already run.</summary>
+    internal const int Unarmed = 0;
+
+    /// <summary>Given a task by <c>For</c>; the next yield waits for it.</summary>
+    internal const int Armed = 1;
+
+    /// <summary>Yielded: the thread is parked on the task, or the yielding worker is finding it completed.</summary>
+    internal const int Waiting = 2;
+
+    /// <summary>The task's outcome is captured; <c>Result</c> and <c>GetResult</c> read it.</summary>
+    internal const int Completed = 3;
+
+    /// <summary>Disposed while waiting on a task that had not completed; terminal.</summary>
+    internal const int Abandoned = 4;
+
+    /// <summary>One of the constants above.</summary>
+    private int _state;
+
+    /// <summary>The parked thread that the task's continuation makes ready; taken once, by the continuation or <see cref="Abandon"/>.</summary>
+    private GreenThread? _waiter;
+
+    /// <summary>The thread of the current or last wait, for messages and for <see cref="Abandon"/>; not cleared by the continuation.</summary>
+    private GreenThread? _owner;
+
+    /// <summary>The completed task's exception, rethrown on every read; null after a successful completion.</summary>
+    private ExceptionDispatchInfo? _fault;
+
+    /// <summary>Reports <see cref="_fault"/> unless it is read first; exists only for a fault that is not a cancellation.</summary>
+    private FaultSentinel? _sentinel;
+
+    /// <summary>Refuses to arm an event that still waits, or whose wait was abandoned; the event then stores its task and calls <see cref="EndArm"/>.</summary>
+    internal void BeginArm(Event owner)
+    {
+        var state = Volatile.Read(ref _state);
+        if (state == Waiting)
+        {
+            throw new InvalidOperationException($"{DescribeCaller()} armed {owner} again while {DescribeOwner()} is still waiting on it; a task event serves one wait at a time, so arm it again after that thread has resumed, or give each wait its own event.");
+        }
+
+        if (state == Abandoned)
+        {
+            throw new InvalidOperationException($"{DescribeCaller()} armed {owner}, whose wait by {DescribeOwner()} was abandoned when that thread's scheduler was disposed; its task may still complete and would wake the new wait, so use a new event.");
+        }
+
+        // A fault of the previous wait that nobody read is reported now: arming again loses it.
+        _sentinel?.Report();
+        _sentinel = null;
+        _fault = null;
+        _owner = null;
+    }
+
+    /// <summary>Publishes the arming: the next yield waits for the task the event stored.</summary>
+    internal void EndArm() => Volatile.Write(ref _state, Armed);
+
+    /// <summary>
+    /// Claims the armed wait for <paramref name="thread"/>, which yielded <paramref name="owner"/>; refuses an event
+    /// that is not armed, or that another thread is waiting on. Yielding worker only.
+    /// </summary>
+    internal void BeginPark(GreenThread thread, Event owner)
+    {
+        var state = Interlocked.CompareExchange(ref _state, Waiting, Armed);
+        if (state == Armed)
+        {
+            _owner = thread;
+            return;
+        }
+
+        throw new InvalidOperationException(state switch
+        {
+            Waiting => $"{thread} yielded {owner} while {DescribeOwner()} is waiting on it; a task event serves one wait at a time, so give each green thread its own.",
+            Completed => $"{thread} yielded {owner} again without arming it; call For(task) before each yield (the result of the last wait stays readable until then).",
+            Abandoned => $"{thread} yielded {owner}, whose wait by {DescribeOwner()} was abandoned when that thread's scheduler was disposed; use a new event.",
+            _ => $"{thread} yielded {owner} without arming it; call For(task) before each yield, or use task.AsEvent().",
+        });
+    }
+
+    /// <summary>
+    /// Records the thread to wake before the event registers its continuation: from then on the wait owes the thread
+    /// exactly one wake-up, which <see cref="Wake"/> gives, possibly before the registration returns.
+    /// </summary>
+    internal void SetWaiter(GreenThread thread) => Volatile.Write(ref _waiter, thread);
+
+    /// <summary>Undoes <see cref="BeginPark"/> and <see cref="SetWaiter"/> when the task refused to be waited for: no continuation was registered.</summary>
+    internal void AbortPark()
+    {
+        Volatile.Write(ref _waiter, null);
+        _owner = null;
+        Volatile.Write(ref _state, Unarmed);
+    }
+
+    /// <summary>The task's continuation: makes the parked thread ready on its own scheduler, unless <see cref="Abandon"/> took it. Any OS thread.</summary>
+    internal void Wake()
+    {
+        if (Interlocked.Exchange(ref _waiter, null) is { } thread)
+        {
+            thread.Scheduler.Ready(thread);
+        }
+    }
+
+    /// <summary>Checks that <paramref name="thread"/> resumes from the wait it parked on. Its worker only.</summary>
+    internal void CheckResume(GreenThread thread, Event owner, bool taskCompleted)
+    {
+        if (_state != Waiting || _owner != thread || !taskCompleted)
+        {
+            throw new InvalidOperationException($"{thread} resumed from {owner} while it was {StateName(_state)}, waited on by {DescribeOwner()}, its task {(taskCompleted ? "completed" : "not completed")}: a wake-up the wait did not owe.");
+        }
+    }
+
+    /// <summary>
+    /// Records the outcome of the task, which the event read once (a value-task source allows one read): a fault
+    /// other than a cancellation gets a sentinel that reports it if the body never reads it. The waiting thread's worker.
+    /// </summary>
+    internal void Complete(GreenThread thread, Exception? fault)
+    {
+        if (fault is not null)
+        {
+            _fault = ExceptionDispatchInfo.Capture(fault);
+            if (fault is not OperationCanceledException)
+            {
+                _sentinel = new FaultSentinel(thread, fault);
+                thread.Scheduler.TrackUnobserved(_sentinel);
+            }
+        }
+
+        Volatile.Write(ref _state, Completed);
+    }
+
+    /// <summary>Checks that the outcome may be read, and rethrows the task's exception if it faulted, marking it read.</summary>
+    /// <param name="owner">The event, for messages.</param>
+    /// <param name="reading">What the caller did, for messages: "read the Result of".</param>
+    internal void Read(Event owner, string reading)
+    {
+        var state = Volatile.Read(ref _state);
+        if (state != Completed)
+        {
+            throw new InvalidOperationException(state switch
+            {
+                Armed => $"{DescribeCaller()} {reading} {owner} before yielding it; yield the event first, and read the result after the thread resumes.",
+                Waiting => $"{DescribeCaller()} {reading} {owner} while {DescribeOwner()} is still waiting on it; read the result after that thread resumes.",
+                Abandoned => $"{DescribeCaller()} {reading} {owner}, whose wait by {DescribeOwner()} was abandoned when that thread's scheduler was disposed; it has no result.",
+                _ => $"{DescribeCaller()} {reading} {owner} before any wait completed; arm it with For(task), yield it, and read the result after the thread resumes.",
+            });
+        }
+
+        if (_fault is { } fault)
+        {
+            _sentinel?.Suppress();
+            _sentinel = null;
+            fault.Throw();
+        }
+    }
+
+    /// <summary>
+    /// Forgets <paramref name="thread"/>, parked on this wait when its scheduler was disposed. If the continuation has
+    /// not run yet, it will find no thread and do nothing; it stays registered, so the wait can never be reused. The
+    /// disposing thread, after the workers stopped.
+    /// </summary>
+    /// <returns>True if the wait ended here, so the event may drop its task.</returns>
+    internal bool Abandon(GreenThread thread)
+    {
+        if (_state != Waiting || _owner != thread)
+        {
+            return false;
+        }
+
+        _state = Interlocked.CompareExchange(ref _waiter, null, thread) == thread ? Abandoned : Unarmed;
+        return true;
+    }
+
+    /// <summary>Describes the state for <c>ToString</c>.</summary>
+    internal string Describe() => _state == Waiting ? $"waited on by {DescribeOwner()}" : StateName(_state);
+
+    private static string StateName(int state) => state switch
+    {
+        Armed => "armed",
+        Waiting => "waiting",
+        Completed => "completed",
+        Abandoned => "abandoned",
+        _ => "unarmed",
+    };
+
+    /// <summary>Names the code calling a member: the green thread the calling worker runs, or plain code.</summary>
+    private static string DescribeCaller() => OsThreadContext.Current.Worker is { } worker ? worker.RunningDescription : "Code outside any green thread";
+
+    private string DescribeOwner() => Volatile.Read(ref _owner)?.ToString() ?? "another green thread";
+}
