@@ -90,6 +90,15 @@ public sealed class TaskEvent : Event
 
     internal override EventOutcome Park(GreenThread thread, Worker worker)
     {
+        _wait.CheckArmed(thread, this);
+        if (_task.IsCompletedSuccessfully)
+        {
+            // The common fast case (a cached or synchronously completed task): no compare-and-swap, no try block.
+            _wait.TakeCompleted(thread);
+            CaptureSuccess();
+            return EventOutcome.Continue;
+        }
+
         _wait.BeginPark(thread, this);
         try
         {
@@ -154,6 +163,14 @@ public sealed class TaskEvent : Event
 
         _task = default;
         _wait.Complete(thread, fault);
+    }
+
+    /// <summary>Ends a wait on a task that completed successfully: for a value-task source, its one read.</summary>
+    private void CaptureSuccess()
+    {
+        _task.GetAwaiter().GetResult();
+        _task = default;
+        _wait.CompleteSuccessfully();
     }
 
     private void OnCompleted() => _wait.Wake();

@@ -111,6 +111,15 @@ public sealed class TaskEvent<T> : Event
 
     internal override EventOutcome Park(GreenThread thread, Worker worker)
     {
+        _wait.CheckArmed(thread, this);
+        if (_task.IsCompletedSuccessfully)
+        {
+            // The common fast case (a cached or synchronously completed task): no compare-and-swap, no try block.
+            _wait.TakeCompleted(thread);
+            CaptureSuccess();
+            return EventOutcome.Continue;
+        }
+
         _wait.BeginPark(thread, this);
         try
         {
@@ -176,6 +185,14 @@ public sealed class TaskEvent<T> : Event
 
         _task = default;
         _wait.Complete(thread, fault);
+    }
+
+    /// <summary>Takes the result of a task that completed successfully: for a value-task source, its one read.</summary>
+    private void CaptureSuccess()
+    {
+        _result = _task.Result;
+        _task = default;
+        _wait.CompleteSuccessfully();
     }
 
     private void OnCompleted() => _wait.Wake();

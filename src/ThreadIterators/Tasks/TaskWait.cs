@@ -81,8 +81,33 @@ internal struct TaskWait
     internal void EndArm() => Volatile.Write(ref _state, Armed);
 
     /// <summary>
-    /// Claims the armed wait for <paramref name="thread"/>, which yielded <paramref name="owner"/>; refuses an event
-    /// that is not armed, or that another thread is waiting on. Yielding worker only.
+    /// Checks that the event is armed before <paramref name="thread"/>, which yielded <paramref name="owner"/>, looks
+    /// at its task. A plain read: enough for a completed task, which needs no registration (see <see cref="BeginPark"/>).
+    /// </summary>
+    internal void CheckArmed(GreenThread thread, Event owner)
+    {
+        var state = Volatile.Read(ref _state);
+        if (state != Armed)
+        {
+            throw Refusal(thread, owner, state);
+        }
+    }
+
+    /// <summary>
+    /// Takes the armed wait for <paramref name="thread"/> when its task had already completed: plain stores, since
+    /// nothing is registered and no other thread will touch the wait. (Two threads yielding one event at once, which
+    /// <see cref="BeginPark"/> refuses for a pending task, may then both read the completed task.) Yielding worker only.
+    /// </summary>
+    internal void TakeCompleted(GreenThread thread)
+    {
+        _owner = thread;
+        _state = Waiting;
+    }
+
+    /// <summary>
+    /// Claims the armed wait for <paramref name="thread"/>, which yielded <paramref name="owner"/> on a task that has
+    /// not completed; refuses an event that is not armed, or that another thread is waiting on. The compare-and-swap
+    /// makes sure only one thread registers a continuation. Yielding worker only.
     /// </summary>
     internal void BeginPark(GreenThread thread, Event owner)
     {
@@ -93,14 +118,16 @@ internal struct TaskWait
             return;
         }
 
-        throw new InvalidOperationException(state switch
+        throw Refusal(thread, owner, state);
+    }
+
+    private InvalidOperationException Refusal(GreenThread thread, Event owner, int state) => new(state switch
         {
             Waiting => $"{thread} yielded {owner} while {DescribeOwner()} is waiting on it; a task event serves one wait at a time, so give each green thread its own.",
             Completed => $"{thread} yielded {owner} again without arming it; call For(task) before each yield (the result of the last wait stays readable until then).",
             Abandoned => $"{thread} yielded {owner}, whose wait by {DescribeOwner()} was abandoned when that thread's scheduler was disposed; use a new event.",
             _ => $"{thread} yielded {owner} without arming it; call For(task) before each yield, or use task.AsEvent().",
         });
-    }
 
     /// <summary>
     /// Records the thread to wake before the event registers its continuation: from then on the wait owes the thread
@@ -150,8 +177,13 @@ internal struct TaskWait
             }
         }
 
+        // The waiting thread reads the outcome itself, on this OS thread; another thread that reads it (a misuse the
+        // reads refuse while waiting) needs the release.
         Volatile.Write(ref _state, Completed);
     }
+
+    /// <summary>Records a successful outcome, the common case, without <see cref="Complete"/>'s checks. The waiting thread's worker.</summary>
+    internal void CompleteSuccessfully() => Volatile.Write(ref _state, Completed);
 
     /// <summary>Checks that the outcome may be read, and rethrows the task's exception if it faulted, marking it read.</summary>
     /// <param name="owner">The event, for messages.</param>
