@@ -12,7 +12,7 @@ namespace ThreadIterators.Benchmarks.QuickRunner;
 
 /// <summary>
 /// <c>latency [--workers 1,2] [--impl threaditerators,tasks] [--policy NAME[,NAME]|all] [--runs R] [--seconds S]
-/// [--warmup MS] [--clients C] [--fanout F] [--completers N] [--senders N] [--heartbeat MS] [--json]</c>: how late
+/// [--warmup MS] [--clients C] [--fanout F] [--work STEPS] [--completers N] [--senders N] [--heartbeat MS] [--json]</c>: how late
 /// threads woken from outside the workers (a sleeping heartbeat, completions sent by plain OS threads) run while a
 /// broadcast hub and its clients keep every worker busy, and the hub's throughput (see <see cref="LatencyRun"/>).
 /// Each implementation, worker count and policy runs in a child process of its own, which warms up and measures R
@@ -30,12 +30,13 @@ internal static class LatencyCommand
 {
     private const string Usage =
         "usage: latency [--workers 1,2] [--impl threaditerators,tasks] [--policy workstealing|softaffinity|dedicated|shared[,...]|all]\n" +
-        "               [--runs R] [--seconds S] [--warmup MS] [--clients C] [--fanout F] [--completers N] [--senders N]\n" +
-        "               [--heartbeat MS] [--json]\n" +
-        "  A hub forwards each client's message to F clients in rotation (default: all C); a heartbeat sleeps --heartbeat ms\n" +
-        "  (10) and records how late it wakes; --senders OS threads (2) send a timestamp about every millisecond to one of\n" +
-        "  --completers parked threads (16). Each configuration runs in its own process: R runs (3) of S seconds (5) after\n" +
-        "  a warm-up of MS milliseconds (1000) each. --json prints the JSON lines without the table.";
+        "               [--runs R] [--seconds S] [--warmup MS] [--clients C] [--fanout F] [--work STEPS] [--completers N]\n" +
+        "               [--senders N] [--heartbeat MS] [--json]\n" +
+        "  A hub forwards each of C clients' (1000) messages to F clients in rotation (default: all C); each client computes\n" +
+        "  --work xorshift steps (50) per message. A heartbeat sleeps --heartbeat ms (10) and records how late it wakes;\n" +
+        "  --senders OS threads (2) send a timestamp about every millisecond to one of --completers parked threads (16).\n" +
+        "  Each configuration runs in its own process: R runs (3) of S seconds (5), each after MS milliseconds (1000) of\n" +
+        "  warm-up. --json prints the JSON lines without the table.";
 
     /// <summary>The implementations, in the order they run.</summary>
     private static readonly string[] Implementations = [Implementation.GreenThreads, Implementation.Tasks];
@@ -80,7 +81,7 @@ internal static class LatencyCommand
         var options = settings.Options;
         var perRun = options.WarmUp + options.Window + LatencyRun.DrainTimeout + LatencyRun.DrainTimeout;
         var timeout = TimeSpan.FromMinutes(2) + (perRun * settings.Runs);
-        var rows = new List<(string Implementation, int Workers, string Policy, bool PoolLimited, LatencyFigures Median)>();
+        var rows = new List<(string Implementation, int Workers, string Policy, bool PoolLimited, double WorkNs, LatencyFigures Median)>();
         var failures = 0;
         for (var c = 0; c < configurations.Count; c++)
         {
@@ -109,6 +110,7 @@ internal static class LatencyCommand
 
             Console.Error.Write(child.Error);
             var runs = new List<LatencyFigures>();
+            var workNs = new List<double>();
             var poolLimited = true;
             foreach (var line in child.Lines.Where(l => l.StartsWith('{')))
             {
@@ -116,6 +118,7 @@ internal static class LatencyCommand
                 using var json = JsonDocument.Parse(line);
                 var figures = LatencyFigures.Read(json.RootElement);
                 poolLimited &= json.RootElement.GetProperty("pool_limited").GetBoolean();
+                workNs.Add(json.RootElement.GetProperty("work_ns_per_message").GetDouble());
                 runs.Add(figures);
                 Console.Error.WriteLine(string.Create(CultureInfo.InvariantCulture,
                     $"    run {runs.Count}: heartbeat late p99 {figures.HeartbeatP99Ms:F1} ms, completion p99 {figures.CompletionP99Ms:F1} ms, {figures.MessagesPerSecond / 1e6:F2} M msg/s{(figures.Ok ? string.Empty : " INCONSISTENT")}"));
@@ -135,8 +138,8 @@ internal static class LatencyCommand
 
             var median = LatencyFigures.Median(runs);
             var ok = runs.All(r => r.Ok) && runs.Count == settings.Runs;
-            PrintLine(implementation, workers, policyName, settings.Options, "median", poolLimited, median, ok);
-            rows.Add((implementation, workers, policyName, poolLimited, median));
+            PrintLine(implementation, workers, policyName, settings.Options, "median", poolLimited, Measurement.MedianOf(workNs), median, ok);
+            rows.Add((implementation, workers, policyName, poolLimited, Measurement.MedianOf(workNs), median));
         }
 
         if (!settings.Json)
@@ -161,6 +164,7 @@ internal static class LatencyCommand
         var green = implementation == Implementation.GreenThreads;
         var policy = settings.Policies.Single();
         var poolLimited = green || LimitThreadPool(workers);
+        var workNs = LatencyWork.Nanoseconds(settings.Options.Work);
         try
         {
             using var scheduler = green ? new Scheduler(new SchedulerOptions { WorkerCount = workers, Policy = policy }) : null;
@@ -168,12 +172,12 @@ internal static class LatencyCommand
             {
                 GC.Collect();
                 GC.WaitForPendingFinalizers();
-                var probe = new LatencyProbe(settings.Options.Clients, settings.Options.Completers);
+                var probe = new LatencyProbe(settings.Options.Clients, settings.Options.Completers, settings.Options.Work);
                 ILatencyLoad load = green ? new GreenLatencyLoad(scheduler!, settings.Options, probe) : new TaskLatencyLoad(settings.Options, probe);
                 var result = LatencyRun.Measure(load, probe, settings.Options);
                 using var process = Process.GetCurrentProcess();
                 var figures = LatencyFigures.From(result, process.PeakWorkingSet64);
-                PrintLine(implementation, workers, green ? CommandLine.NameOf(policy) : string.Empty, settings.Options, Invariant(run), poolLimited, figures, figures.Ok);
+                PrintLine(implementation, workers, green ? CommandLine.NameOf(policy) : string.Empty, settings.Options, Invariant(run), poolLimited, workNs, figures, figures.Ok);
             }
         }
         catch (TimeoutException timedOut)
@@ -195,7 +199,7 @@ internal static class LatencyCommand
         return limited && max == workers;
     }
 
-    private static void PrintLine(string implementation, int workers, string policy, LatencyOptions options, string run, bool poolLimited, LatencyFigures figures, bool ok)
+    private static void PrintLine(string implementation, int workers, string policy, LatencyOptions options, string run, bool poolLimited, double workNs, LatencyFigures figures, bool ok)
     {
         JsonLine.Print(json =>
         {
@@ -205,24 +209,25 @@ internal static class LatencyCommand
             json.WriteNumber("workers", workers);
             json.WriteString("policy", policy);
             json.WriteBoolean("pool_limited", poolLimited);
+            json.WriteNumber("work_ns_per_message", Math.Round(workNs, 1));
             json.WriteString("run", run);
             figures.Write(json);
             json.WriteBoolean("ok", ok);
         });
     }
 
-    private static void PrintTable(Settings settings, List<(string Implementation, int Workers, string Policy, bool PoolLimited, LatencyFigures Median)> rows)
+    private static void PrintTable(Settings settings, List<(string Implementation, int Workers, string Policy, bool PoolLimited, double WorkNs, LatencyFigures Median)> rows)
     {
         Console.WriteLine();
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
             $"Medians of {settings.Runs} run(s) of {settings.Options.Window.TotalSeconds:0.###} s, each after {settings.Options.WarmUp.TotalMilliseconds:0} ms of warm-up; {settings.Options.Describe()}; {MachineInfo.Processor}, .NET {Environment.Version}; each configuration in its own process. Latencies in ms: heartbeat = how late a {settings.Options.Heartbeat.TotalMilliseconds:0.###} ms sleep wakes; completion = OS thread's timestamp to the completer running. 'tasks' runs on the thread pool limited to the worker count (* where the limit did not take)."));
         Console.WriteLine();
-        Console.WriteLine("| implementation | workers | policy | heartbeat p50 | heartbeat p99 | heartbeat max | completion p50 | completion p99 | completion max | local msg/s | CPU cores busy | peak WS (MB) |");
-        Console.WriteLine("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
-        foreach (var (implementation, workers, policy, poolLimited, m) in rows)
+        Console.WriteLine("| implementation | workers | policy | heartbeat p50 | heartbeat p99 | heartbeat max | completion p50 | completion p99 | completion max | local msg/s | CPU cores busy | work ns/msg | peak WS (MB) |");
+        Console.WriteLine("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        foreach (var (implementation, workers, policy, poolLimited, workNs, m) in rows)
         {
             Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-                $"| {implementation} | {workers}{(poolLimited ? string.Empty : "*")} | {(policy.Length == 0 ? "pool" : policy)} | {m.HeartbeatP50Ms:F1} | {m.HeartbeatP99Ms:F1} | {m.HeartbeatMaxMs:F1} | {m.CompletionP50Ms:F2} | {m.CompletionP99Ms:F1} | {m.CompletionMaxMs:F1} | {m.MessagesPerSecond / 1e6:F2} M | {m.CpuCoresBusy:F2} | {m.PeakWorkingSetBytes / (1024 * 1024)} |"));
+                $"| {implementation} | {workers}{(poolLimited ? string.Empty : "*")} | {(policy.Length == 0 ? "pool" : policy)} | {m.HeartbeatP50Ms:F1} | {m.HeartbeatP99Ms:F1} | {m.HeartbeatMaxMs:F1} | {m.CompletionP50Ms:F2} | {m.CompletionP99Ms:F1} | {m.CompletionMaxMs:F1} | {m.MessagesPerSecond / 1e6:F2} M | {m.CpuCoresBusy:F2} | {workNs:F0} | {m.PeakWorkingSetBytes / (1024 * 1024)} |"));
         }
     }
 
@@ -255,6 +260,7 @@ internal static class LatencyCommand
             "--warmup", Options.WarmUp.TotalMilliseconds.ToString("R", CultureInfo.InvariantCulture),
             "--clients", Invariant(Options.Clients),
             "--fanout", Invariant(Options.Fanout),
+            "--work", Invariant(Options.Work),
             "--completers", Invariant(Options.Completers),
             "--senders", Invariant(Options.Senders),
             "--heartbeat", Options.Heartbeat.TotalMilliseconds.ToString("R", CultureInfo.InvariantCulture),
@@ -305,6 +311,9 @@ internal static class LatencyCommand
                         break;
                     case "--fanout" when whole > 0:
                         settings._fanout = whole;
+                        break;
+                    case "--work" when number == 0 || whole > 0:
+                        settings.Options = settings.Options with { Work = whole };
                         break;
                     case "--completers" when whole > 0:
                         settings.Options = settings.Options with { Completers = whole };

@@ -11,14 +11,23 @@ internal sealed class LatencyProbe
     /// <summary>Longs between two clients' counters: 128 bytes, so clients on different cores do not share a cache line.</summary>
     private const int Stride = 16;
 
-    /// <summary>Each client's received messages, at <c>index * Stride</c>; written by the client alone.</summary>
+    /// <summary>Each client's received messages at <c>index * Stride</c>, and its work's state just after; written by the client alone.</summary>
     private readonly long[] _delivered;
+
+    /// <summary>Xorshift steps of work per message received (see <see cref="LatencyWork"/>).</summary>
+    private readonly int _work;
 
     private volatile bool _stopping;
 
-    public LatencyProbe(int clients, int completers)
+    public LatencyProbe(int clients, int completers, int work)
     {
+        _work = work;
         _delivered = new long[(clients + 1) * Stride];
+        for (var i = 0; i < clients; i++)
+        {
+            _delivered[(i * Stride) + 1] = (long)ActorStates.Seed(i);
+        }
+
         Completions = new LatencySamples[completers];
         for (var i = 0; i < completers; i++)
         {
@@ -38,8 +47,16 @@ internal sealed class LatencyProbe
     /// <summary>Tells the heartbeat and the hub to end.</summary>
     public void Stop() => _stopping = true;
 
-    /// <summary>Counts a message received by client <paramref name="client"/>; that client only.</summary>
-    public void Delivered(int client) => _delivered[client * Stride]++;
+    /// <summary>Counts a message received by client <paramref name="client"/> and does its work for it; that client only.</summary>
+    public void Delivered(int client)
+    {
+        var slot = client * Stride;
+        _delivered[slot]++;
+        if (_work > 0)
+        {
+            _delivered[slot + 1] = (long)LatencyWork.Spin((ulong)_delivered[slot + 1], _work);
+        }
+    }
 
     /// <summary>Gets the messages every client has received so far; any thread (each counter is read whole, the sum is not a snapshot).</summary>
     public long DeliveredTotal()

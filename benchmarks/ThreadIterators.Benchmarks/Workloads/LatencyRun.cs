@@ -8,8 +8,8 @@ namespace ThreadIterators.Benchmarks.Workloads;
 /// <summary>
 /// Latency under load: how late threads woken from outside the workers run while other threads keep every worker
 /// busy. The load is a broadcast hub with C clients (each client sends the hub a message, the hub forwards each
-/// message to F clients in rotation, and a client sends again once it has received F), counted as messages
-/// delivered per second. Beside it run a heartbeat that sleeps for a fixed period and records how late each wake-up
+/// message to F clients in rotation, a client does some work for each message it receives (<see cref="LatencyWork"/>)
+/// and sends again once it has received F), counted as messages delivered per second. Beside it run a heartbeat that sleeps for a fixed period and records how late each wake-up
 /// is, and completers that plain OS threads send Stopwatch timestamps to about once a millisecond each, recording
 /// how long after the timestamp they ran. Both implementations (<see cref="GreenLatencyLoad"/>,
 /// <see cref="TaskLatencyLoad"/>) run this same shape.

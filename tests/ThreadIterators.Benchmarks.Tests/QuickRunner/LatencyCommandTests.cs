@@ -15,7 +15,7 @@ public sealed class LatencyCommandTests
 {
     private static readonly string[] Fields =
     [
-        "workload", "parameters", "implementation", "workers", "policy", "pool_limited", "run",
+        "workload", "parameters", "implementation", "workers", "policy", "pool_limited", "work_ns_per_message", "run",
         "heartbeat_late_p50_ms", "heartbeat_late_p99_ms", "heartbeat_late_max_ms", "heartbeat_samples",
         "completion_p50_ms", "completion_p99_ms", "completion_max_ms", "completion_samples",
         "completions_sent", "completions_received", "messages", "window_seconds", "messages_per_second",
@@ -37,7 +37,8 @@ public sealed class LatencyCommandTests
         {
             Assert.All(Fields, field => Assert.True(run.TryGetProperty(field, out _), $"missing {field}"));
             Assert.Equal("latency", run.GetProperty("workload").GetString());
-            Assert.StartsWith("clients=50 fanout=50 ", run.GetProperty("parameters").GetString(), StringComparison.Ordinal);
+            Assert.StartsWith("clients=50 fanout=50 work=50 ", run.GetProperty("parameters").GetString(), StringComparison.Ordinal);
+            Assert.True(run.GetProperty("work_ns_per_message").GetDouble() > 0);
             Assert.True(run.GetProperty("ok").GetBoolean());
             Assert.True(run.GetProperty("pool_limited").GetBoolean());
             var sent = run.GetProperty("completions_sent").GetInt64();
@@ -72,6 +73,7 @@ public sealed class LatencyCommandTests
     [InlineData("--seconds", "0")]
     [InlineData("--fanout", "2000")]
     [InlineData("--clients", "-5")]
+    [InlineData("--work", "-1")]
     public void BadOption_ExitsTwo(string option, string value)
     {
         Assert.Equal(2, Execute(["latency", option, value]).ExitCode);
