@@ -8,7 +8,7 @@ namespace ThreadIterators.Benchmarks;
 
 /// <summary>
 /// <c>run ...</c> (or no arguments) starts the quick runner; <c>compare ...</c> runs the comparison against Erlang;
-/// <c>policies ...</c> compares the scheduling policies; <c>footprint ...</c> measures a parked thread; <c>flood ...</c> floods a bounded mailbox; <c>wordcount ...</c> runs the producer/consumer word count; anything else goes to BenchmarkDotNet's switcher, for example
+/// <c>policies ...</c> compares the scheduling policies; <c>footprint ...</c> measures a parked thread; <c>flood ...</c> floods a bounded mailbox; <c>wordcount ...</c> runs the producer/consumer word count; <c>latency ...</c> measures how late threads woken from outside the workers run under load; anything else goes to BenchmarkDotNet's switcher, for example
 /// <c>--list flat</c> or <c>--filter '*ThreadRing*'</c>.
 /// </summary>
 public static class Program
@@ -38,6 +38,11 @@ public static class Program
         if (args[0] == "flood")
         {
             return FloodCommand.Execute(args);
+        }
+
+        if (args[0] == "latency")
+        {
+            return LatencyCommand.Execute(args);
         }
 
         if (args[0] == "wordcount")

@@ -152,7 +152,7 @@ internal sealed class CommandLine
     /// <summary>The name <c>--policy</c> gives <paramref name="policy"/>.</summary>
     public static string NameOf(SchedulingPolicy policy) => PolicyNames.First(p => p.Value == policy).Key;
 
-    private static bool TryParsePolicies(string? value, out IReadOnlyList<SchedulingPolicy> policies)
+    internal static bool TryParsePolicies(string? value, out IReadOnlyList<SchedulingPolicy> policies)
     {
         policies = [];
         if (value is null)
