@@ -31,10 +31,12 @@ internal static class LatencyCommand
     private const string Usage =
         "usage: latency [--workers 1,2] [--impl threaditerators,tasks] [--policy workstealing|softaffinity|dedicated|shared[,...]|all]\n" +
         "               [--runs R] [--seconds S] [--warmup MS] [--clients C] [--fanout F] [--work STEPS] [--completers N]\n" +
-        "               [--senders N] [--heartbeat MS] [--json]\n" +
+        "               [--senders N] [--heartbeat MS] [--completion task|channel] [--json]\n" +
         "  A hub forwards each of C clients' (1000) messages to F clients in rotation (default: all C); each client computes\n" +
         "  --work xorshift steps (50) per message. A heartbeat sleeps --heartbeat ms (10) and records how late it wakes;\n" +
-        "  --senders OS threads (2) send a timestamp about every millisecond to one of --completers parked threads (16).\n" +
+        "  --senders OS threads (2) send a timestamp about every millisecond to one of --completers parked threads (16):\n" +
+        "  green completers wait on a task the OS thread completes (task), or on a channel read (channel), whose\n" +
+        "  continuation the channel runs on the thread pool; async/await completers always await a channel read.\n" +
         "  Each configuration runs in its own process: R runs (3) of S seconds (5), each after MS milliseconds (1000) of\n" +
         "  warm-up. --json prints the JSON lines without the table.";
 
@@ -264,6 +266,7 @@ internal static class LatencyCommand
             "--completers", Invariant(Options.Completers),
             "--senders", Invariant(Options.Senders),
             "--heartbeat", Options.Heartbeat.TotalMilliseconds.ToString("R", CultureInfo.InvariantCulture),
+            "--completion", Options.ChannelCompletions ? "channel" : "task",
         ];
 
         public static bool TryParse(string[] args, out Settings settings, out string error)
@@ -302,6 +305,9 @@ internal static class LatencyCommand
                         break;
                     case "--warmup" when number >= 0 && number <= 3_600_000:
                         settings.Options = settings.Options with { WarmUp = TimeSpan.FromMilliseconds(number) };
+                        break;
+                    case "--completion" when value is "task" or "channel":
+                        settings.Options = settings.Options with { ChannelCompletions = value == "channel" };
                         break;
                     case "--heartbeat" when number > 0 && number <= 60_000:
                         settings.Options = settings.Options with { Heartbeat = TimeSpan.FromMilliseconds(number) };

@@ -40,7 +40,7 @@ internal sealed class GreenLatencyLoad : ILatencyLoad
         _ports = new ICompletionPort[options.Completers];
         for (var i = 0; i < _ports.Length; i++)
         {
-            _ports[i] = new MailboxCompletionPort(string.Create(CultureInfo.InvariantCulture, $"completer {i}"));
+            _ports[i] = options.ChannelCompletions ? new ChannelCompletionPort() : new TaskCompletionPort();
         }
     }
 

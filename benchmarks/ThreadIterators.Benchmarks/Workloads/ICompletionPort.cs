@@ -2,10 +2,8 @@ namespace ThreadIterators.Benchmarks.Workloads;
 
 /// <summary>
 /// How an outside completion reaches a green completer parked waiting for it: the seam between the OS thread that
-/// completes and the green thread that waits. <see cref="MailboxCompletionPort"/> sends into the completer's mailbox;
-/// from a plain OS thread that makes the parked receiver ready through the scheduler's inject queue, the way a task
-/// completion will. A port whose completer yields an event that waits on a task can replace it without touching the
-/// rest of the run.
+/// completes and the green thread that waits. <see cref="TaskCompletionPort"/> completes the task the completer waits
+/// on, which makes it ready through the scheduler's inject queue, as any I/O completion does.
 /// </summary>
 internal interface ICompletionPort
 {

@@ -15,7 +15,12 @@ namespace ThreadIterators.Benchmarks.Workloads;
 /// <param name="Heartbeat">How long the heartbeat sleeps each time.</param>
 /// <param name="WarmUp">How long the load runs before the measured window, unmeasured.</param>
 /// <param name="Window">How long the measured window lasts.</param>
-internal sealed record LatencyOptions(int Clients, int Fanout, int Work, int Completers, int Senders, TimeSpan Heartbeat, TimeSpan WarmUp, TimeSpan Window)
+/// <param name="ChannelCompletions">
+/// Whether the green completers wait on a channel read (<see cref="ChannelCompletionPort"/>, whose continuations the
+/// channel runs on the thread pool) rather than on a task the OS thread completes (<see cref="TaskCompletionPort"/>,
+/// whose continuation runs on that OS thread). The async/await completers always read channels.
+/// </param>
+internal sealed record LatencyOptions(int Clients, int Fanout, int Work, int Completers, int Senders, TimeSpan Heartbeat, TimeSpan WarmUp, TimeSpan Window, bool ChannelCompletions = false)
 {
     /// <summary>
     /// Gets the defaults: 1,000 clients with a full broadcast and 50 steps of work per message, 16 completers fed by 2
@@ -39,5 +44,5 @@ internal sealed record LatencyOptions(int Clients, int Fanout, int Work, int Com
 
     /// <summary>Gets the sizes as text, for reports.</summary>
     public string Describe() => FormattableString.Invariant(
-        $"clients={Clients} fanout={Fanout} work={Work} completers={Completers} senders={Senders} heartbeat_ms={Heartbeat.TotalMilliseconds} warmup_ms={WarmUp.TotalMilliseconds} seconds={Window.TotalSeconds}");
+        $"clients={Clients} fanout={Fanout} work={Work} completers={Completers} senders={Senders} heartbeat_ms={Heartbeat.TotalMilliseconds} warmup_ms={WarmUp.TotalMilliseconds} seconds={Window.TotalSeconds} completion={(ChannelCompletions ? "channel" : "task")}");
 }
