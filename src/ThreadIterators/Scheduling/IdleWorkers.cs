@@ -51,7 +51,23 @@ internal sealed class IdleWorkers
     /// <summary>Number of workers spinning in search of work (0 or 1); while one spins, nobody needs waking.</summary>
     private int _spinning;
 
-    internal IdleWorkers(int workerCount) => _listed = new List<Worker>(workerCount);
+    /// <summary>The scheduler's number of workers.</summary>
+    private readonly int _workerCount;
+
+    internal IdleWorkers(int workerCount)
+    {
+        _listed = new List<Worker>(workerCount);
+        _workerCount = workerCount;
+    }
+
+    /// <summary>
+    /// Gets or sets the watchdog, which sleeps while every worker is listed and must hear when one is unlisted. Set
+    /// once, by the scheduler's constructor.
+    /// </summary>
+    internal Watchdog? Watchdog { get; set; }
+
+    /// <summary>Gets a value indicating whether every worker is listed idle; read without the lock, by the watchdog.</summary>
+    internal bool AllListed => Volatile.Read(ref _count) == _workerCount;
 
     /// <summary>Gets a value indicating whether a waker may have to wake a worker: none spins and one is listed.</summary>
     internal bool AnyToWake => Volatile.Read(ref _spinning) == 0 && Volatile.Read(ref _count) != 0;
@@ -106,8 +122,11 @@ internal sealed class IdleWorkers
         var worker = _listed[index];
         _listed.RemoveAt(index);
         worker.IsListedIdle = false;
+
+        // A full fence, before the watchdog's flag is read (see Watchdog.Nudge).
         Interlocked.Decrement(ref _count);
         AssertInvariants();
+        Watchdog?.Nudge();
         return worker;
     }
 

@@ -140,6 +140,7 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
         }
 
         _watchdog = new Watchdog(this, options.LongTurnThreshold);
+        Idle.Watchdog = _watchdog;
         foreach (var worker in Workers)
         {
             worker.Start();
