@@ -324,9 +324,6 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
         }
     }
 
-    /// <summary>Describes a live thread by id for an exception message: its name too, if it has one.</summary>
-    internal string Describe(long id) => _registry.Find(id)?.ToString() ?? $"GreenThread #{id}";
-
     /// <summary>Reserves <paramref name="count"/> thread ids for a worker and returns the last of them.</summary>
     internal long ReserveIds(int count) => Interlocked.Add(ref _counters.LastId, count);
 }

@@ -71,24 +71,6 @@ internal sealed class ThreadRegistry
         }
     }
 
-    /// <summary>Finds a live thread by id, walking its stripe; for exception messages, which name the thread.</summary>
-    internal GreenThread? Find(long id)
-    {
-        var stripe = _stripes[(int)((id / Worker.IdBlock) & (StripeCount - 1))];
-        lock (stripe)
-        {
-            for (var thread = stripe.First; thread is not null; thread = thread.NextLive)
-            {
-                if (thread.Id == id)
-                {
-                    return thread;
-                }
-            }
-        }
-
-        return null;
-    }
-
     /// <summary>Empties the registry and returns every thread it held.</summary>
     internal List<GreenThread> TakeAll()
     {

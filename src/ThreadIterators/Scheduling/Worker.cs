@@ -146,11 +146,14 @@ internal sealed partial class Worker
     /// <summary>Gets this worker's context; also its OS thread's <see cref="OsThreadContext.Current"/>.</summary>
     internal OsThreadContext Context { get; }
 
-    /// <summary>Gets the green thread this worker is running, if any.</summary>
+    /// <summary>Gets the green thread this worker is running, if any: what <see cref="GreenThread.Current"/> returns.</summary>
     /// <remarks>
-    /// Kept as an id rather than a reference: a reference store costs a GC write barrier on every turn.
+    /// A reference, so <see cref="GreenThread.Current"/> is one read rather than a search of the registry by id. Its
+    /// store at the start of every turn passes a GC write barrier (the store of null at the end does not), which is
+    /// why it was an id before; the hop measured the same with either (docs/architecture.md, "Designs measured and
+    /// rejected").
     /// </remarks>
-    internal long RunningId { get; private set; }
+    internal GreenThread? Running { get; private set; }
 
     /// <summary>
     /// Gets or sets a value indicating whether the worker is in the scheduler's idle list (<see cref="IdleWorkers"/>):
@@ -166,7 +169,7 @@ internal sealed partial class Worker
     internal bool HasInbound => !_inbound.IsEmpty;
 
     /// <summary>Gets a description of the green thread this worker is running, for exception messages.</summary>
-    internal string RunningDescription => RunningId == 0 ? "Code on a worker" : Scheduler.Describe(RunningId);
+    internal string RunningDescription => Running?.ToString() ?? "Code on a worker";
 
     internal void Start() => _thread.Start();
 
@@ -312,7 +315,7 @@ internal sealed partial class Worker
             return;
         }
 
-        RunningId = thread.Id;
+        Running = thread;
         _turnSends = 0;
         var weighedSince = _workStealing is { } workStealing ? workStealing.TurnStarting(thread, this) : _placement.TurnStarting(thread, this);
 
@@ -374,7 +377,7 @@ internal sealed partial class Worker
         }
         finally
         {
-            RunningId = 0;
+            Running = null;
         }
     }
 }
