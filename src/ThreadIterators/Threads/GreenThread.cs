@@ -9,9 +9,9 @@ namespace ThreadIterators;
 
 /// <summary>
 /// A green thread: an iterator body that a <see cref="Scheduler"/> steps on its workers. Returned by
-/// <see cref="Scheduler.Spawn"/>; use it to join the thread from another green thread (yield <see cref="Exited"/>)
-/// or from plain code (<see cref="Wait()"/>, <c>await thread.AsTask()</c>). Inside a body, <see cref="Current"/> is
-/// the thread's own.
+/// <see cref="Scheduler.Spawn"/>; use it to join the thread from another green thread (yield <see cref="Exited"/>,
+/// or <see cref="Ended"/> to read its <see cref="Outcome"/> instead of ending with its fault) or from plain code
+/// (<see cref="Wait()"/>, <c>await thread.AsTask()</c>). Inside a body, <see cref="Current"/> is the thread's own.
 /// </summary>
 /// <remarks>
 /// <para>
@@ -110,9 +110,71 @@ public sealed partial class GreenThread
     /// faulted, the joining thread ends with the same exception, just as an exception thrown at that point would end it.
     /// </summary>
     /// <remarks>
-    /// Several threads may join the same thread. A thread cannot join itself or a thread of another scheduler.
+    /// Several threads may join the same thread. A thread cannot join itself or a thread of another scheduler. To
+    /// go on running whatever the outcome, yield <see cref="Ended"/> instead.
     /// </remarks>
     public Event Exited => GetExitEvent();
+
+    /// <summary>
+    /// Gets the event that completes when this thread ends, however it ends: unlike <see cref="Exited"/>, a fault
+    /// is not rethrown into the joining thread, which resumes and reads <see cref="Outcome"/> and
+    /// <see cref="Exception"/>. What a supervisor yields for the threads it watches.
+    /// </summary>
+    /// <remarks>
+    /// <para>
+    /// Yielding it counts as observing the fault, as yielding <see cref="Exited"/> does: a supervisor takes
+    /// responsibility for it, and it is not reported through <see cref="Scheduler.UnobservedFault"/>. Several threads
+    /// may join the same thread, through either event. A thread cannot join itself or a thread of another
+    /// scheduler (the joining thread is faulted). A joiner parked on it when the scheduler is disposed is disposed
+    /// with the rest. The same object every time.
+    /// </para>
+    /// <example>
+    /// A supervisor that restarts its worker until the worker ends without a fault:
+    /// <code>
+    /// static IEnumerable&lt;Event&gt; Supervise(Func&lt;IEnumerable&lt;Event&gt;&gt; work)
+    /// {
+    ///     var scheduler = GreenThread.Current!.Scheduler;
+    ///     while (true)
+    ///     {
+    ///         var child = scheduler.Spawn(work(), "worker");
+    ///         yield return child.Ended;               // Resumes however the child ended.
+    ///         if (child.Outcome != ThreadOutcome.Faulted)
+    ///         {
+    ///             yield break;
+    ///         }
+    ///
+    ///         Console.WriteLine($"{child} failed ({child.Exception!.Message}); restarting it");
+    ///     }
+    /// }
+    /// </code>
+    /// </example>
+    /// </remarks>
+    public Event Ended => GetExitEvent().Ended;
+
+    /// <summary>
+    /// Gets how the thread ended: <see cref="ThreadOutcome.Running"/> until it has, then
+    /// <see cref="ThreadOutcome.Completed"/>, <see cref="ThreadOutcome.Faulted"/> or
+    /// <see cref="ThreadOutcome.Canceled"/> (an <see cref="OperationCanceledException"/> ended it, as its scheduler's
+    /// disposal does to a parked thread). Never blocks.
+    /// </summary>
+    /// <remarks>
+    /// Reading the outcome of a thread that faulted counts as observing the fault, as reading <see cref="Exception"/>
+    /// does: it is then not reported through <see cref="Scheduler.UnobservedFault"/>. Reading it while the thread
+    /// runs observes nothing.
+    /// </remarks>
+    public ThreadOutcome Outcome
+    {
+        get
+        {
+            var exit = Volatile.Read(ref _exit);
+            if (exit == s_exitedQuietly)
+            {
+                return ThreadOutcome.Completed;
+            }
+
+            return exit is ExitEvent e ? e.GetOutcome() : ThreadOutcome.Running;
+        }
+    }
 
     /// <summary>Gets a value indicating whether the thread has ended, successfully or not.</summary>
     public bool IsCompleted

@@ -1,3 +1,4 @@
+using System.Collections.Concurrent;
 using System.Collections.Generic;
 using System.Runtime.CompilerServices;
 using System.Threading;
@@ -31,6 +32,40 @@ internal static class Probe
     /// <summary>Gets a value indicating whether a green thread is parked on <paramref name="thread"/>'s <see cref="GreenThread.Exited"/>, or plain code waits for it.</summary>
     internal static bool HasJoiners(GreenThread thread) => Volatile.Read(ref GreenThreadFields.Exit(thread)) is ExitEvent exit && exit.HasWaiters;
 
+    /// <summary>Gets the number of green threads parked on <paramref name="thread"/>'s <see cref="GreenThread.Exited"/> or <see cref="GreenThread.Ended"/>.</summary>
+    internal static int JoinerCount(GreenThread thread)
+    {
+        if (Volatile.Read(ref GreenThreadFields.Exit(thread)) is not ExitEvent exit)
+        {
+            return 0;
+        }
+
+        lock (exit)
+        {
+            return ExitEventFields.Joiners(exit) switch
+            {
+                null => 0,
+                GreenThread => 1,
+                var many => ((List<GreenThread>)many).Count,
+            };
+        }
+    }
+
+    /// <summary>
+    /// Gets the number of threads in a scheduler's queues: the inject queue and every worker's run-next slot, local
+    /// queue and inbound queue. Exact only once the workers have stopped.
+    /// </summary>
+    internal static int QueuedThreads(Scheduler scheduler)
+    {
+        var count = SchedulerFields.Inject(scheduler).Count;
+        foreach (var worker in scheduler.Workers)
+        {
+            count += worker.Queue.Count + WorkerFields.Inbound(worker).Count + (WorkerFields.RunNext(worker) is null ? 0 : 1);
+        }
+
+        return count;
+    }
+
     private static class MailboxFields<T>
     {
         [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_tail")]
@@ -41,6 +76,27 @@ internal static class Probe
     {
         [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_waiting")]
         internal static extern ref Queue<GreenThread> Waiting(CreditWindow window);
+    }
+
+    private static class ExitEventFields
+    {
+        [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_joiners")]
+        internal static extern ref object? Joiners(ExitEvent exit);
+    }
+
+    private static class SchedulerFields
+    {
+        [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_inject")]
+        internal static extern ref ConcurrentQueue<GreenThread> Inject(Scheduler scheduler);
+    }
+
+    private static class WorkerFields
+    {
+        [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_inbound")]
+        internal static extern ref ConcurrentQueue<GreenThread> Inbound(Worker worker);
+
+        [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_runNext")]
+        internal static extern ref GreenThread? RunNext(Worker worker);
     }
 
     private static class GreenThreadFields
