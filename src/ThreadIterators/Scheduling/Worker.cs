@@ -146,14 +146,15 @@ internal sealed partial class Worker
     /// <summary>Gets this worker's context; also its OS thread's <see cref="OsThreadContext.Current"/>.</summary>
     internal OsThreadContext Context { get; }
 
-    /// <summary>Gets the green thread this worker is running, if any: what <see cref="GreenThread.Current"/> returns.</summary>
+    /// <summary>Gets the id of the green thread this worker is running, or 0.</summary>
     /// <remarks>
-    /// A reference, so <see cref="GreenThread.Current"/> is one read rather than a search of the registry by id. Its
-    /// store at the start of every turn passes a GC write barrier (the store of null at the end does not), which is
-    /// why it was an id before; the hop measured the same with either (docs/architecture.md, "Designs measured and
-    /// rejected").
+    /// An id rather than a reference: a reference store at the start of every turn passes a GC write barrier, which
+    /// made ThreadRing 3 to 5% slower per hop (docs/architecture.md, "Designs measured and rejected").
     /// </remarks>
-    internal GreenThread? Running { get; private set; }
+    internal long RunningId { get; private set; }
+
+    /// <summary>Gets the green thread this worker is running, if any: a search of the registry by <see cref="RunningId"/>.</summary>
+    internal GreenThread? Running => RunningId == 0 ? null : Scheduler.FindLive(RunningId);
 
     /// <summary>
     /// Gets or sets a value indicating whether the worker is in the scheduler's idle list (<see cref="IdleWorkers"/>):
@@ -315,7 +316,7 @@ internal sealed partial class Worker
             return;
         }
 
-        Running = thread;
+        RunningId = thread.Id;
         _turnSends = 0;
         var weighedSince = _workStealing is { } workStealing ? workStealing.TurnStarting(thread, this) : _placement.TurnStarting(thread, this);
 
@@ -377,7 +378,7 @@ internal sealed partial class Worker
         }
         finally
         {
-            Running = null;
+            RunningId = 0;
         }
     }
 }

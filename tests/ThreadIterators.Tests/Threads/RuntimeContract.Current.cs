@@ -65,6 +65,82 @@ public abstract partial class RuntimeContract
     }
 
     [Fact]
+    public void Current_ManyLiveThreads_SpawnedOnWorkersAndOutside_EachFindsItself()
+    {
+        // Ids come in blocks to workers and one at a time to other OS threads, and the running thread is looked up
+        // by id among every live one: each of thousands of parked threads, woken with its own handle, must find
+        // itself, also after half of them have ended.
+        const int perSpawner = 3_000;
+        var inboxes = new List<Mailbox<GreenThread>>();
+        var threads = new List<GreenThread>();
+        var mismatches = 0;
+        for (var i = 0; i < perSpawner; i++)
+        {
+            var inbox = new Mailbox<GreenThread>();
+            inboxes.Add(inbox);
+            threads.Add(Scheduler.Spawn(CheckSelf(inbox)));
+        }
+
+        var spawned = new Mailbox<(Mailbox<GreenThread> Inbox, GreenThread Thread)>();
+        var spawner = Run(SpawnMany(), "spawner");
+        var fromWorkers = new List<(Mailbox<GreenThread> Inbox, GreenThread Thread)>();
+        Run(Collect(), "collector");
+        inboxes.AddRange(fromWorkers.Select(c => c.Inbox));
+        threads.AddRange(fromWorkers.Select(c => c.Thread));
+        WaitUntil(() => inboxes.All(m => m.IsReceiverParked), "every thread parks");
+
+        // Wake the odd ones, then (once they have ended) the even ones.
+        for (var pass = 1; pass >= 0; pass--)
+        {
+            for (var i = pass; i < threads.Count; i += 2)
+            {
+                inboxes[i].Send(threads[i]);
+            }
+
+            for (var i = pass; i < threads.Count; i += 2)
+            {
+                Join(threads[i]);
+            }
+        }
+
+        Assert.Equal(0, mismatches);
+        Assert.Equal(ThreadOutcome.Completed, spawner.Outcome);
+
+        IEnumerable<Event> CheckSelf(Mailbox<GreenThread> inbox)
+        {
+            var self = inbox.Recv();
+            yield return self;
+            if (!ReferenceEquals(GreenThread.Current, self.Value))
+            {
+                Interlocked.Increment(ref mismatches);
+            }
+        }
+
+        IEnumerable<Event> SpawnMany()
+        {
+            for (var i = 0; i < perSpawner; i++)
+            {
+                var inbox = new Mailbox<GreenThread>();
+                spawned.Send((inbox, GreenThread.Current!.Scheduler.Spawn(CheckSelf(inbox))));
+                if (i % 100 == 0)
+                {
+                    yield return Event.Yield;
+                }
+            }
+        }
+
+        IEnumerable<Event> Collect()
+        {
+            var child = spawned.Recv();
+            for (var i = 0; i < perSpawner; i++)
+            {
+                yield return child;
+                fromWorkers.Add(child.Value);
+            }
+        }
+    }
+
+    [Fact]
     public void Current_InHelperCalledFromBody_AndInChildSpawnedThere_IsEachOwnThread()
     {
         GreenThread? parentSeen = null;
