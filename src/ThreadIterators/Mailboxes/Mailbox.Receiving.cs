@@ -59,6 +59,17 @@ public sealed partial class Mailbox<T>
     /// </summary>
     private bool TryTakeAsReceiver([MaybeNullWhen(false)] out T message)
     {
+        // The receiver calling again, told by its worker's running id: ids are unique within a scheduler, and this
+        // spares every call GreenThread.Current's search of the live threads for the caller.
+        if (OsThreadContext.Existing is { Stopping: null, Worker: { } worker }
+            && worker.RunningId != 0
+            && Receiver is { } receiver
+            && receiver.Id == worker.RunningId
+            && receiver.Scheduler == worker.Scheduler)
+        {
+            return TryTake(out message);
+        }
+
         var thread = GreenThread.Current;
         if (thread is null)
         {

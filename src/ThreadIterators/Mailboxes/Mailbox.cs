@@ -288,7 +288,8 @@ public sealed partial class Mailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
     /// <para>
     /// It takes what <see cref="Recv"/> would take, in the same order, and the two may be mixed freely. Taking from a
     /// bounded mailbox makes room, and releases waiting senders, as a receive does. It does not touch
-    /// <see cref="ReceiveEvent{T}.Value"/>.
+    /// <see cref="ReceiveEvent{T}.Value"/>. The receiver's calls cost a take and a few field reads; only a call that
+    /// binds a new receiver (or fails) looks for the caller as <see cref="GreenThread.Current"/> does.
     /// </para>
     /// <example>
     /// A receiver that parks until a message comes, then takes whatever else has arrived meanwhile, and writes

@@ -269,6 +269,31 @@ public abstract partial class RuntimeContract
     }
 
     [Fact]
+    public void TryRecv_ByAnotherSchedulersThreadWithTheReceiversId_ThrowsAsRecvWould()
+    {
+        // Ids are unique within a scheduler only: the first thread of each scheduler is #1. The receiver is told by
+        // its id on its worker, so the scheduler must be told too.
+        var inbox = new Mailbox<int>("first come");
+        using var other = new Scheduler(new SchedulerOptions { WorkerCount = WorkerCount, Policy = Policy });
+        var owner = other.Spawn(Receive(inbox, 1, []), "owner");
+        WaitUntil(() => inbox.IsReceiverParked, "the owner parks");
+        Exception? error = null;
+        var namesake = Scheduler.Spawn(TryOnce(), "namesake");
+        Join(namesake);
+        Assert.Equal(owner.Id, namesake.Id);
+        Assert.Contains("'namesake' cannot receive from Mailbox<Int32> 'first come'", Assert.IsType<InvalidOperationException>(error).Message, StringComparison.Ordinal);
+
+        inbox.Send(1);
+        Assert.True(owner.Wait(Timeout));
+
+        IEnumerable<Event> TryOnce()
+        {
+            error = Record.Exception(() => inbox.TryRecv(out _));
+            yield break;
+        }
+    }
+
+    [Fact]
     public void TryRecv_AfterTheReceiverEnded_AnotherThreadTakesOver()
     {
         var inbox = new Mailbox<int>("handed on");
