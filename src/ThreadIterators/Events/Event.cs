@@ -57,6 +57,13 @@ namespace ThreadIterators;
 /// </description>
 /// </item>
 /// <item>
+/// <term><see cref="GreenThread.Ended"/></term>
+/// <description>
+/// The end of another green thread of the same scheduler, however it ended: parks until that thread has ended, and
+/// never rethrows its fault; the joining thread reads <see cref="GreenThread.Outcome"/>.
+/// </description>
+/// </item>
+/// <item>
 /// <term><see cref="Sleep(TimeSpan)"/></term>
 /// <description>Time: parks until the duration has passed, counted from the moment the event is yielded.</description>
 /// </item>

@@ -1,5 +1,6 @@
 using System;
 using System.Diagnostics;
+using System.Diagnostics.CodeAnalysis;
 using System.Runtime.CompilerServices;
 using System.Threading;
 
@@ -50,6 +51,39 @@ public sealed partial class Mailbox<T>
 
         receive.Deliver(message);
         return EventOutcome.Continue;
+    }
+
+    /// <summary>
+    /// <see cref="TryRecv"/>: a take without the park. The calling green thread, which becomes the receiver if the
+    /// mailbox has none alive; it is running, so it is not parked on this mailbox, and the receiver side is its own.
+    /// </summary>
+    private bool TryTakeAsReceiver([MaybeNullWhen(false)] out T message)
+    {
+        // The receiver calling again, told by its worker's running id: ids are unique within a scheduler, and this
+        // spares every call GreenThread.Current's search of the live threads for the caller.
+        if (OsThreadContext.Existing is { Stopping: null, Worker: { } worker }
+            && worker.RunningId != 0
+            && Receiver is { } receiver
+            && receiver.Id == worker.RunningId
+            && receiver.Scheduler == worker.Scheduler)
+        {
+            return TryTake(out message);
+        }
+
+        var thread = GreenThread.Current;
+        if (thread is null)
+        {
+            var caller = Thread.CurrentThread;
+            throw new InvalidOperationException(
+                $"OS thread {(caller.Name is { } name ? $"'{name}'" : $"#{caller.ManagedThreadId}")} called TryRecv() on {this} outside any green thread; only the mailbox's receiving green thread receives from it.");
+        }
+
+        if (Receiver != thread)
+        {
+            Bind(thread);
+        }
+
+        return TryTake(out message);
     }
 
     /// <summary>Makes <paramref name="thread"/> the receiver, or throws if another live thread is.</summary>

@@ -1,5 +1,6 @@
 using System;
 using System.Diagnostics;
+using System.Diagnostics.CodeAnalysis;
 using System.Numerics;
 using System.Runtime.CompilerServices;
 using System.Threading;
@@ -9,7 +10,7 @@ namespace ThreadIterators;
 
 /// <summary>
 /// A channel into one green thread, unbounded or bounded. Any thread, green or not, may send; one green thread
-/// receives by yielding <see cref="Recv"/>.
+/// receives by yielding <see cref="Recv"/>, or takes a message without waiting with <see cref="TryRecv"/>.
 /// </summary>
 /// <remarks>
 /// <para>
@@ -18,9 +19,10 @@ namespace ThreadIterators;
 /// green thread yields <see cref="Put"/> and parks until there is room, an OS thread blocks in
 /// <see cref="Send(T)"/> or awaits <see cref="SendAsync"/>, and <see cref="TrySend"/> never waits.
 /// Messages from one sender arrive in the order that sender sent them, and none is lost. The first
-/// green thread that yields <see cref="Recv"/> becomes the mailbox's receiver; another green thread that tries to
-/// receive while the receiver is alive is faulted with an <see cref="InvalidOperationException"/>. Once the
-/// receiver has exited, another green thread may take its place.
+/// green thread that yields <see cref="Recv"/> (or calls <see cref="TryRecv"/>) becomes the mailbox's receiver;
+/// another green thread that tries to receive while the receiver is alive is faulted with an
+/// <see cref="InvalidOperationException"/> (<see cref="TryRecv"/> throws it). Once the receiver has exited, another
+/// green thread may take its place.
 /// </para>
 /// <para>
 /// A send costs one interlocked compare-and-swap, which also tells the sender whether the receiver is parked and must
@@ -276,6 +278,49 @@ public sealed partial class Mailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
     /// needs one event per receiver, makes them with <see cref="SharedMailbox{T}.CreateReceiveEvent"/>.)
     /// </returns>
     public ReceiveEvent<T> Recv() => _receive;
+
+    /// <summary>
+    /// Takes the next message if there is one, without ever parking: a receive for a green thread that has other
+    /// work to do when the mailbox is empty. Only the mailbox's receiving green thread may call it; the first to
+    /// receive, by <see cref="Recv"/> or by this, becomes the receiver.
+    /// </summary>
+    /// <remarks>
+    /// <para>
+    /// It takes what <see cref="Recv"/> would take, in the same order, and the two may be mixed freely. Taking from a
+    /// bounded mailbox makes room, and releases waiting senders, as a receive does. It does not touch
+    /// <see cref="ReceiveEvent{T}.Value"/>. The receiver's calls cost a take and a few field reads; only a call that
+    /// binds a new receiver (or fails) looks for the caller as <see cref="GreenThread.Current"/> does.
+    /// </para>
+    /// <example>
+    /// A receiver that parks until a message comes, then takes whatever else has arrived meanwhile, and writes
+    /// them out as one batch:
+    /// <code>
+    /// static IEnumerable&lt;Event&gt; WriteInBatches(Mailbox&lt;string&gt; lines, TextWriter output)
+    /// {
+    ///     var first = lines.Recv();
+    ///     var batch = new List&lt;string&gt;();
+    ///     while (true)
+    ///     {
+    ///         yield return first;                        // Parks until a line is there.
+    ///         batch.Add(first.Value);
+    ///         while (lines.TryRecv(out var line))        // The lines already there, without parking.
+    ///         {
+    ///             batch.Add(line);
+    ///         }
+    ///
+    ///         output.Write(string.Join(Environment.NewLine, batch));
+    ///         batch.Clear();
+    ///     }
+    /// }
+    /// </code>
+    /// </example>
+    /// </remarks>
+    /// <param name="message">The message taken, or the default value when there was none.</param>
+    /// <returns>True if a message was taken; false if the mailbox was empty.</returns>
+    /// <exception cref="InvalidOperationException">
+    /// The caller is not a green thread, or another green thread is the mailbox's receiver and has not ended.
+    /// </exception>
+    public bool TryRecv([MaybeNullWhen(false)] out T message) => TryTakeAsReceiver(out message);
 
     /// <inheritdoc/>
     public override string ToString() => Name is null ? $"Mailbox<{typeof(T).Name}>" : $"Mailbox<{typeof(T).Name}> '{Name}'";

@@ -1,6 +1,7 @@
 using System;
 using System.Collections.Concurrent;
 using System.Diagnostics;
+using System.Diagnostics.CodeAnalysis;
 using System.Threading;
 using System.Threading.Tasks;
 
@@ -135,6 +136,29 @@ public sealed class SharedMailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
     /// <returns>A new event, bound to the first green thread that yields it.</returns>
     public SharedReceiveEvent<T> CreateReceiveEvent() => new(this);
 
+    /// <summary>
+    /// Takes the oldest message if there is one, without ever parking. Any thread may call it, green or not: a
+    /// shared mailbox binds no receiver, and this is the take its receive events make before they park.
+    /// </summary>
+    /// <remarks>
+    /// A message taken here is not there for the parked receivers; one that a send woke for it finds the mailbox
+    /// empty and parks again, as when a running receiver took it first. Taking from a bounded mailbox makes room, and
+    /// releases waiting senders, as a receive does.
+    /// <example>
+    /// Draining what is left once the consumers' scheduler has been disposed:
+    /// <code>
+    /// scheduler.Dispose();
+    /// while (jobs.TryRecv(out var job))
+    /// {
+    ///     Console.WriteLine($"never done: {job}");
+    /// }
+    /// </code>
+    /// </example>
+    /// </remarks>
+    /// <param name="message">The message taken, or the default value when there was none.</param>
+    /// <returns>True if a message was taken; false if the mailbox was empty.</returns>
+    public bool TryRecv([MaybeNullWhen(false)] out T message) => TryTake(out message);
+
     /// <inheritdoc/>
     public override string ToString() => Name is null ? $"SharedMailbox<{typeof(T).Name}>" : $"SharedMailbox<{typeof(T).Name}> '{Name}'";
 
@@ -145,9 +169,9 @@ public sealed class SharedMailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
     bool IBoundedTarget<T>.HasRoom() => Volatile.Read(ref _free) > 0;
 
     /// <summary>Takes the oldest message, if any, and gives its room back to waiting senders. Any receiver.</summary>
-    internal bool TryTake(out T message)
+    internal bool TryTake([MaybeNullWhen(false)] out T message)
     {
-        if (!_messages.TryDequeue(out message!))
+        if (!_messages.TryDequeue(out message))
         {
             return false;
         }

@@ -14,6 +14,13 @@ internal sealed class OsThreadContext
     [ThreadStatic]
     private static OsThreadContext? t_current;
 
+    /// <summary>
+    /// The thread <see cref="CurrentThread"/> found last. It may have ended since; it is then kept from the garbage
+    /// collector until another is found, and a fault of it that nothing observed is reported at disposal rather than
+    /// by its finalizer.
+    /// </summary>
+    private GreenThread? _lastFound;
+
     internal OsThreadContext(Worker? worker) => Worker = worker;
 
     /// <summary>Gets the calling OS thread's context, creating it on first use.</summary>
@@ -23,8 +30,58 @@ internal sealed class OsThreadContext
         get => t_current ?? CreateCurrent();
     }
 
+    /// <summary>Gets the calling OS thread's context if it has one, without creating it: null on a thread that never sent, spawned or received.</summary>
+    internal static OsThreadContext? Existing => t_current;
+
     /// <summary>Gets the worker this OS thread is, or null.</summary>
     internal Worker? Worker { get; }
+
+    /// <summary>
+    /// Gets or sets the green thread whose <c>finally</c> blocks this OS thread is running for its scheduler's
+    /// disposal, so <see cref="GreenThread.Current"/> names it there too: the disposing thread is not its worker,
+    /// and may be a worker of another scheduler, running a green thread of its own.
+    /// </summary>
+    internal GreenThread? Stopping { get; set; }
+
+    /// <summary>
+    /// Gets the green thread whose code runs on this OS thread: <see cref="GreenThread.Current"/>. The owning OS
+    /// thread.
+    /// </summary>
+    /// <remarks>
+    /// A worker keeps the running thread's id, not a reference (<see cref="Worker.RunningId"/>), so this searches the
+    /// registry by id (<see cref="ThreadRegistry.Find"/>), unless the thread is the one found last: ids are unique, so
+    /// a thread with the running id is the running thread. Nothing in the turn loop keeps a reference for this: even
+    /// a test and a store there, for threads that had read it, showed on the hop (docs/architecture.md).
+    /// </remarks>
+    internal GreenThread? CurrentThread
+    {
+        get
+        {
+            if (Stopping is { } stopping)
+            {
+                return stopping;
+            }
+
+            var id = Worker?.RunningId ?? 0;
+            if (id == 0)
+            {
+                return null;
+            }
+
+            if (_lastFound is { } last && last.Id == id)
+            {
+                return last;
+            }
+
+            var found = Worker!.Scheduler.FindLive(id);
+            if (found is not null)
+            {
+                _lastFound = found;
+            }
+
+            return found;
+        }
+    }
 
     /// <summary>Makes <paramref name="context"/> the calling thread's context; a worker does this when it starts.</summary>
     internal static void SetCurrent(OsThreadContext? context) => t_current = context;

@@ -41,6 +41,9 @@ public sealed partial class Scheduler
     {
         thread.WaitingOn?.Abandon(thread);
         ExceptionDispatchInfo? fault = null;
+        var context = OsThreadContext.Current;
+        var outer = context.Stopping;
+        context.Stopping = thread;
         try
         {
             thread.Body?.Dispose();
@@ -49,6 +52,10 @@ public sealed partial class Scheduler
         {
             fault = ExceptionDispatchInfo.Capture(exception);
             ReportUnobserved(thread, exception);
+        }
+        finally
+        {
+            context.Stopping = outer;
         }
 
         fault ??= ExceptionDispatchInfo.Capture(new OperationCanceledException($"{thread} was stopped because its scheduler was disposed."));

@@ -348,8 +348,8 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
         }
     }
 
-    /// <summary>Describes a live thread by id for an exception message: its name too, if it has one.</summary>
-    internal string Describe(long id) => _registry.Find(id)?.ToString() ?? $"GreenThread #{id}";
+    /// <summary>Gets the live thread with this id, or null if it has ended; a search (<see cref="ThreadRegistry.Find"/>).</summary>
+    internal GreenThread? FindLive(long id) => _registry.Find(id);
 
     /// <summary>Reserves <paramref name="count"/> thread ids for a worker and returns the last of them.</summary>
     internal long ReserveIds(int count) => Interlocked.Add(ref _counters.LastId, count);

@@ -71,7 +71,16 @@ internal sealed class ThreadRegistry
         }
     }
 
-    /// <summary>Finds a live thread by id, walking its stripe; for exception messages, which name the thread.</summary>
+    /// <summary>
+    /// Finds a live thread by id, walking its stripe's list under its lock, newest thread first: for exception
+    /// messages, which name the thread, and for a thread's first read of <see cref="GreenThread.Current"/>. Null once
+    /// the thread has ended.
+    /// </summary>
+    /// <remarks>
+    /// The walk is as long as the list: the threads of every 16th block of ids. An index by id found in one step,
+    /// but measured slower on Skynet by 16 to 32% (docs/architecture.md, "Designs measured and rejected"): the lists
+    /// link threads spawned one after another, which a worker's exits then touch while they are still in cache.
+    /// </remarks>
     internal GreenThread? Find(long id)
     {
         var stripe = _stripes[(int)((id / Worker.IdBlock) & (StripeCount - 1))];

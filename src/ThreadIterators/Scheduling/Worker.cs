@@ -179,14 +179,18 @@ internal sealed partial class Worker
     /// <summary>Gets this worker's context; also its OS thread's <see cref="OsThreadContext.Current"/>.</summary>
     internal OsThreadContext Context { get; }
 
-    /// <summary>Gets the green thread this worker is running, if any.</summary>
+    /// <summary>Gets the id of the green thread this worker is running, or 0.</summary>
     /// <remarks>
-    /// Kept as an id rather than a reference: a reference store costs a GC write barrier on every turn.
+    /// An id rather than a reference: a reference store at the start of every turn passes a GC write barrier, which
+    /// made ThreadRing 3 to 5% slower per hop (docs/architecture.md, "Designs measured and rejected").
     /// </remarks>
     internal long RunningId => Volatile.Read(ref _runningId);
 
     /// <summary>Gets the number of turns this worker has started (wrapping); the watchdog compares two readings.</summary>
     internal int TurnCount => Volatile.Read(ref _turnCount);
+
+    /// <summary>Gets the green thread this worker is running, if any: a search of the registry by <see cref="RunningId"/>.</summary>
+    internal GreenThread? Running => RunningId == 0 ? null : Scheduler.FindLive(RunningId);
 
     /// <summary>
     /// Gets or sets a value indicating whether the worker is in the scheduler's idle list (<see cref="IdleWorkers"/>):
@@ -202,7 +206,7 @@ internal sealed partial class Worker
     internal bool HasInbound => !_inbound.IsEmpty;
 
     /// <summary>Gets a description of the green thread this worker is running, for exception messages.</summary>
-    internal string RunningDescription => RunningId == 0 ? "Code on a worker" : Scheduler.Describe(RunningId);
+    internal string RunningDescription => Running?.ToString() ?? "Code on a worker";
 
     internal void Start() => _thread.Start();
 

@@ -8,8 +8,9 @@ using System.Threading.Tasks;
 namespace ThreadIterators;
 
 /// <summary>
-/// Completes when its green thread ends; joiners are green threads parked on it, OS threads blocked in
-/// <see cref="Wait"/>, and tasks from <see cref="AsTask"/>. Created on demand, since most threads are never joined.
+/// Completes when its green thread ends; joiners are green threads parked on it or on its <see cref="Ended"/> event,
+/// OS threads blocked in <see cref="Wait"/>, and tasks from <see cref="AsTask"/>. Created on demand, since most
+/// threads are never joined.
 /// </summary>
 /// <remarks>Any thread; every field below is guarded by locking this object.</remarks>
 internal sealed class ExitEvent : Event
@@ -38,7 +39,29 @@ internal sealed class ExitEvent : Event
     /// <summary>Reports the fault if nothing ever observes it; created when the thread faults unobserved.</summary>
     private FaultSentinel? _sentinel;
 
+    /// <summary>The join that does not rethrow; made by the first to ask for it.</summary>
+    private EndedEvent? _ended;
+
     internal ExitEvent(GreenThread thread) => _thread = thread;
+
+    /// <summary>Gets the thread whose end this event reports.</summary>
+    internal GreenThread Thread => _thread;
+
+    /// <summary>Gets the join that resumes the joiner however the thread ended (<see cref="GreenThread.Ended"/>); the same object every time.</summary>
+    internal EndedEvent Ended
+    {
+        get
+        {
+            var ended = Volatile.Read(ref _ended);
+            if (ended is null)
+            {
+                var created = new EndedEvent(this);
+                ended = Interlocked.CompareExchange(ref _ended, created, null) ?? created;
+            }
+
+            return ended;
+        }
+    }
 
     /// <summary>Gets a value indicating whether the thread has ended.</summary>
     internal bool IsCompleted
@@ -166,41 +189,90 @@ internal sealed class ExitEvent : Event
         }
     }
 
-    internal override EventOutcome Park(GreenThread thread, Worker worker)
+    /// <summary>Gets how the thread ended, or <see cref="ThreadOutcome.Running"/>; reading a fault's outcome marks it observed.</summary>
+    internal ThreadOutcome GetOutcome()
+    {
+        lock (this)
+        {
+            if (!_completed)
+            {
+                return ThreadOutcome.Running;
+            }
+
+            if (_fault is null)
+            {
+                return ThreadOutcome.Completed;
+            }
+
+            MarkObserved();
+            return _fault.SourceException is OperationCanceledException ? ThreadOutcome.Canceled : ThreadOutcome.Faulted;
+        }
+    }
+
+    internal override EventOutcome Park(GreenThread thread, Worker worker) =>
+        TryAddJoiner(thread, this) ? EventOutcome.Parked : Resume(thread, worker);
+
+    /// <summary>
+    /// Parks <paramref name="thread"/> until the thread ends, or returns false if it has ended already; either way the
+    /// join counts as observing a fault. On the joining thread's worker, as it yields <paramref name="joinedBy"/>
+    /// (this event or <see cref="Ended"/>), which the misuse messages name.
+    /// </summary>
+    internal bool TryAddJoiner(GreenThread thread, Event joinedBy)
     {
         if (thread == _thread)
         {
-            throw new InvalidOperationException($"{thread} yielded its own {this} event; a thread cannot join itself.");
+            throw new InvalidOperationException($"{thread} yielded its own {joinedBy} event; a thread cannot join itself.");
         }
 
         if (thread.Scheduler != _thread.Scheduler)
         {
-            throw new InvalidOperationException($"{thread} yielded {this}, which belongs to another scheduler; join a thread of another scheduler with Wait() or await from plain code.");
+            throw new InvalidOperationException($"{thread} yielded {joinedBy}, which belongs to another scheduler; join a thread of another scheduler with Wait() or await from plain code.");
         }
 
         lock (this)
         {
             MarkObserved();
-            if (!_completed)
+            if (_completed)
             {
-                switch (_joiners)
-                {
-                    case null:
-                        _joiners = thread;
-                        break;
-                    case GreenThread first:
-                        _joiners = new List<GreenThread> { first, thread };
-                        break;
-                    default:
-                        ((List<GreenThread>)_joiners).Add(thread);
-                        break;
-                }
+                return false;
+            }
 
-                return EventOutcome.Parked;
+            switch (_joiners)
+            {
+                case null:
+                    _joiners = thread;
+                    break;
+                case GreenThread first:
+                    _joiners = new List<GreenThread> { first, thread };
+                    break;
+                default:
+                    ((List<GreenThread>)_joiners).Add(thread);
+                    break;
+            }
+
+            return true;
+        }
+    }
+
+    internal override void Abandon(GreenThread thread) => RemoveJoiner(thread);
+
+    /// <summary>
+    /// Forgets a joiner whose scheduler is being disposed, so the end of the thread it joined, disposed after it,
+    /// does not make an ended thread ready. The disposing thread, once the workers have stopped.
+    /// </summary>
+    internal void RemoveJoiner(GreenThread thread)
+    {
+        lock (this)
+        {
+            if (_joiners == thread)
+            {
+                _joiners = null;
+            }
+            else if (_joiners is List<GreenThread> many)
+            {
+                many.Remove(thread);
             }
         }
-
-        return Resume(thread, worker);
     }
 
     internal override EventOutcome Resume(GreenThread thread, Worker worker)

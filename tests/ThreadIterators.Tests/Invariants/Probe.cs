@@ -1,3 +1,4 @@
+using System.Collections.Concurrent;
 using System.Collections.Generic;
 using System.Runtime.CompilerServices;
 using System.Threading;
@@ -55,6 +56,40 @@ internal static class Probe
         return ids;
     }
 
+    /// <summary>Gets the number of green threads parked on <paramref name="thread"/>'s <see cref="GreenThread.Exited"/> or <see cref="GreenThread.Ended"/>.</summary>
+    internal static int JoinerCount(GreenThread thread)
+    {
+        if (Volatile.Read(ref GreenThreadFields.Exit(thread)) is not ExitEvent exit)
+        {
+            return 0;
+        }
+
+        lock (exit)
+        {
+            return ExitEventFields.Joiners(exit) switch
+            {
+                null => 0,
+                GreenThread => 1,
+                var many => ((List<GreenThread>)many).Count,
+            };
+        }
+    }
+
+    /// <summary>
+    /// Gets the number of threads in a scheduler's queues: the inject and overflow queues and every worker's run-next slot, local
+    /// queue and inbound queue. Exact only once the workers have stopped.
+    /// </summary>
+    internal static int QueuedThreads(Scheduler scheduler)
+    {
+        var count = SchedulerFields.Inject(scheduler).Count + SchedulerFields.Overflow(scheduler).Count;
+        foreach (var worker in scheduler.Workers)
+        {
+            count += worker.Queue.Count + WorkerFields.Inbound(worker).Count + (WorkerFields.RunNext(worker) is null ? 0 : 1);
+        }
+
+        return count;
+    }
+
     private static class MailboxFields<T>
     {
         [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_tail")]
@@ -91,10 +126,31 @@ internal static class Probe
         internal static extern ref GreenThread? Waiter(ref TaskWait wait);
     }
 
+    private static class ExitEventFields
+    {
+        [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_joiners")]
+        internal static extern ref object? Joiners(ExitEvent exit);
+    }
+
+    private static class SchedulerFields
+    {
+        [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_inject")]
+        internal static extern ref ConcurrentQueue<GreenThread> Inject(Scheduler scheduler);
+
+        [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_overflow")]
+        internal static extern ref ConcurrentQueue<GreenThread> Overflow(Scheduler scheduler);
+    }
+
     private static class WorkerFields
     {
         [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_thread")]
         internal static extern ref Thread Thread(Worker worker);
+
+        [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_inbound")]
+        internal static extern ref ConcurrentQueue<GreenThread> Inbound(Worker worker);
+
+        [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_runNext")]
+        internal static extern ref GreenThread? RunNext(Worker worker);
     }
 
     private static class GreenThreadFields

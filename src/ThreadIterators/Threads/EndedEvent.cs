@@ -1,0 +1,26 @@
+namespace ThreadIterators;
+
+/// <summary>
+/// <see cref="GreenThread.Ended"/>: a join that resumes the joiner however the thread ended, so a supervisor can
+/// read <see cref="GreenThread.Outcome"/> instead of ending with the fault. The joiners, the wake-up and the
+/// disposal are its thread's <see cref="ExitEvent"/>'s; only the resume differs.
+/// </summary>
+/// <remarks>Any thread; stateless beyond the exit event it belongs to, which guards everything under its lock.</remarks>
+internal sealed class EndedEvent : Event
+{
+    /// <summary>The exit event whose joiners this event's joiners join.</summary>
+    private readonly ExitEvent _exit;
+
+    internal EndedEvent(ExitEvent exit) => _exit = exit;
+
+    /// <inheritdoc/>
+    public override string ToString() => $"{_exit.Thread}.Ended";
+
+    internal override EventOutcome Park(GreenThread thread, Worker worker) =>
+        _exit.TryAddJoiner(thread, this) ? EventOutcome.Parked : EventOutcome.Continue;
+
+    // Woken only by the thread's end: nothing to take and nothing to rethrow.
+    internal override EventOutcome Resume(GreenThread thread, Worker worker) => EventOutcome.Continue;
+
+    internal override void Abandon(GreenThread thread) => _exit.RemoveJoiner(thread);
+}
