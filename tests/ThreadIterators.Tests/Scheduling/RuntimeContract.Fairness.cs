@@ -15,7 +15,32 @@ public abstract partial class RuntimeContract
     private bool WokenThreadCanMove => WorkerCount > 1 && Policy != SchedulingPolicy.Dedicated;
 
     [Fact]
-    public void Wake_WakerThenSpins_WokenThreadRunsOnAnotherWorker()
+    public void Wake_WakerThenSpins_WokenThreadRunsOnAnotherWorker() => WakeThen(ran =>
+    {
+        // Woken from a worker, the receiver goes to this worker's run-next slot; this turn then never ends until the
+        // receiver has run, which only another worker can do.
+        var spinner = default(SpinWait);
+        var deadline = DateTime.UtcNow + Timeout;
+        while (!ran.IsSet)
+        {
+            Assert.True(DateTime.UtcNow < deadline, "the woken receiver never ran while its waker spun");
+            spinner.SpinOnce(sleep1Threshold: -1);
+        }
+    });
+
+    [Fact]
+    public void Wake_WakerThenBlocksItsWorker_WokenThreadRunsOnAnotherWorker() => WakeThen(ran =>
+    {
+        // The mistake the watchdog exists for: a synchronous wait on a worker (task.Wait(), .Result) right after a
+        // wake-up. It blocks this worker; the receiver it woke must still run elsewhere.
+        Assert.True(ran.Wait(Timeout), "the woken receiver never ran while its waker blocked its worker");
+    });
+
+    /// <summary>
+    /// A green thread wakes a parked receiver and then, in the same turn, does <paramref name="thenHold"/>, which
+    /// holds its worker until the receiver has run (it is given the event the receiver sets).
+    /// </summary>
+    private void WakeThen(Action<ManualResetEventSlim> thenHold)
     {
         if (!WokenThreadCanMove)
         {
@@ -26,7 +51,7 @@ public abstract partial class RuntimeContract
         var inbox = new Mailbox<int>("woken");
         var receiver = Scheduler.Spawn(Receive(), "receiver");
         WaitUntil(() => inbox.IsReceiverParked, "the receiver is parked");
-        var waker = Scheduler.Spawn(WakeThenSpin(), "waker");
+        var waker = Scheduler.Spawn(Wake(), "waker");
         Join(waker);
         Join(receiver);
         Assert.True(ran.IsSet);
@@ -37,51 +62,10 @@ public abstract partial class RuntimeContract
             ran.Set();
         }
 
-        IEnumerable<Event> WakeThenSpin()
+        IEnumerable<Event> Wake()
         {
-            // Woken from a worker, the receiver goes to this worker's run-next slot; this turn then never ends
-            // until the receiver has run, which only another worker can do.
             inbox.Send(1);
-            var spinner = default(SpinWait);
-            var deadline = DateTime.UtcNow + Timeout;
-            while (!ran.IsSet)
-            {
-                Assert.True(DateTime.UtcNow < deadline, "the woken receiver never ran while its waker spun");
-                spinner.SpinOnce(sleep1Threshold: -1);
-            }
-
-            yield break;
-        }
-    }
-
-    [Fact]
-    public void Wake_WakerThenBlocksItsWorker_WokenThreadRunsOnAnotherWorker()
-    {
-        if (!WokenThreadCanMove)
-        {
-            return;
-        }
-
-        var ran = new ManualResetEventSlim(false);
-        var inbox = new Mailbox<int>("woken");
-        var receiver = Scheduler.Spawn(Receive(), "receiver");
-        WaitUntil(() => inbox.IsReceiverParked, "the receiver is parked");
-        var waker = Scheduler.Spawn(WakeThenBlock(), "waker");
-        Join(waker);
-        Join(receiver);
-
-        IEnumerable<Event> Receive()
-        {
-            yield return inbox.Recv();
-            ran.Set();
-        }
-
-        IEnumerable<Event> WakeThenBlock()
-        {
-            // The mistake the watchdog exists for: a synchronous wait on a worker (task.Wait(), .Result) right after
-            // a wake-up. It blocks this worker; the receiver it woke must still run elsewhere.
-            inbox.Send(1);
-            Assert.True(ran.Wait(Timeout), "the woken receiver never ran while its waker blocked its worker");
+            thenHold(ran);
             yield break;
         }
     }
