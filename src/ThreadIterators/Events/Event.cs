@@ -242,4 +242,45 @@ public abstract class Event
     internal virtual void Abandon(GreenThread thread)
     {
     }
+
+    // The branch protocol: how a Choice waits on this event alongside others (docs/architecture.md, "Choice"). Each
+    // kind of event that may be a branch overrides all four; the defaults refuse, and Choice checks
+    // NotChoosableBecause when it is built, so the refusals below are never reached by a body.
+
+    /// <summary>Gets why this event cannot be a branch of a <see cref="Choice"/>, or null if it can.</summary>
+    internal virtual string? NotChoosableBecause => "it is not a wait that can be withdrawn";
+
+    /// <summary>Gets a value indicating whether this branch waits for time, which a choice looks at after the others.</summary>
+    internal virtual bool WaitsForTime => false;
+
+    /// <summary>
+    /// Completes the event now if it can, with the effect a <see cref="Park"/> that returned
+    /// <see cref="EventOutcome.Continue"/> would have had (the message taken, the put sent); otherwise does nothing
+    /// and returns <see cref="EventOutcome.Parked"/>. Never parks. The worker running <paramref name="thread"/>.
+    /// </summary>
+    internal virtual EventOutcome TryCompleteNow(GreenThread thread) => throw NotChoosable(thread);
+
+    /// <summary>
+    /// Registers <paramref name="branch"/> to be fired, for wait <paramref name="generation"/>, once the event could
+    /// complete, without taking anything. Returns false, registering nothing, if it could complete now. The worker
+    /// running <paramref name="thread"/>.
+    /// </summary>
+    internal virtual bool Enlist(GreenThread thread, ChoiceBranch branch, long generation) => throw NotChoosable(thread);
+
+    /// <summary>
+    /// Ends a registration made by <see cref="Enlist"/>. For a branch that lost (<paramref name="chosen"/> false) it
+    /// undoes every effect: a wake-up it was given is passed on to the next waiter. Afterwards a late fire of the
+    /// registration can only reach the generation it was made for. The worker running <paramref name="thread"/>, or
+    /// the disposing thread.
+    /// </summary>
+    internal virtual void Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen) => throw NotChoosable(thread);
+
+    /// <summary>
+    /// Completes the event chosen by a choice, as <see cref="TryCompleteNow"/> does; <see cref="EventOutcome.Parked"/>
+    /// if another party took what it was fired for, and the choice must wait again.
+    /// </summary>
+    internal virtual EventOutcome CompleteChosen(GreenThread thread) => TryCompleteNow(thread);
+
+    private InvalidOperationException NotChoosable(GreenThread thread) =>
+        new($"{thread} used {this} as a branch of a choice, but {NotChoosableBecause}.");
 }

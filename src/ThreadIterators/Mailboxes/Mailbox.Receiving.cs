@@ -39,6 +39,57 @@ public sealed partial class Mailbox<T>
         }
     }
 
+    /// <summary>A receive that never parks, for a choice looking at its branches: Parked if the mailbox is empty. The receiving thread.</summary>
+    internal EventOutcome TryReceive(GreenThread thread, ReceiveEvent<T> receive)
+    {
+        if (Receiver != thread)
+        {
+            Bind(thread);
+        }
+
+        if (TryTake(out var message))
+        {
+            receive.Deliver(message);
+            return EventOutcome.Continue;
+        }
+
+        return EventOutcome.Parked;
+    }
+
+    /// <summary>
+    /// Parks the receiver for a choice's <paramref name="branch"/>: the sender that takes the mark fires the branch
+    /// instead of waking the thread. False, with nothing registered, if the mailbox changed since the choice looked
+    /// (a message may be there). The receiving thread.
+    /// </summary>
+    internal bool EnlistReceive(GreenThread thread, ChoiceBranch branch)
+    {
+        if (Receiver != thread)
+        {
+            Bind(thread);
+        }
+
+        // Before the mark: the sender that takes it reads this.
+        _chooser = branch;
+        if (TryPark())
+        {
+            return true;
+        }
+
+        _chooser = null;
+        return false;
+    }
+
+    /// <summary>
+    /// Ends a choice's park: clears the mark, or, if a sender took it, waits until that sender has fired the branch
+    /// (absorbed by the choice unless the branch is chosen). The message stays for the next receive. The receiving
+    /// thread, or the disposing thread.
+    /// </summary>
+    internal void WithdrawReceive()
+    {
+        Abandon();
+        _chooser = null;
+    }
+
     /// <summary>The end of a receive that parked: the send that woke the receiver linked a message, so it is there.</summary>
     internal EventOutcome TakeOnResume(GreenThread thread, ReceiveEvent<T> receive)
     {

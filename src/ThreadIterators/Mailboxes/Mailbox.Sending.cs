@@ -69,6 +69,16 @@ public sealed partial class Mailbox<T>
         }
 
         var receiver = _receiver!;
+        if (_chooser is { } chooser)
+        {
+            // Parked in a choice. Its withdrawal waits for the count below, so until then the choice cannot move on
+            // to another wait: the generation read before it is the one this mark was made for.
+            var generation = chooser.Choice.CurrentGeneration;
+            Volatile.Write(ref _wakes, _wakes + 1);
+            chooser.Fire(generation, alongside);
+            return;
+        }
+
         Volatile.Write(ref _wakes, _wakes + 1);
         if (alongside)
         {

@@ -104,6 +104,12 @@ public sealed partial class Mailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
     /// </summary>
     private int _wakes;
 
+    /// <summary>
+    /// The choice branch the receiver is parked for, or null for a plain receive: set by the receiver before its park
+    /// mark, cleared when it withdraws. The sender that takes the mark reads it (see <see cref="WakeReceiver"/>).
+    /// </summary>
+    private ChoiceBranch? _chooser;
+
     /// <summary>The one receive event of this mailbox, reused for every message.</summary>
     private readonly ReceiveEvent<T> _receive;
 

@@ -38,4 +38,13 @@ public sealed class ReceiveEvent<T> : Event
     internal void Deliver(T message) => Value = message;
 
     internal override void Abandon(GreenThread thread) => _mailbox.Abandon();
+
+    /// <inheritdoc/>
+    internal override string? NotChoosableBecause => null;
+
+    internal override EventOutcome TryCompleteNow(GreenThread thread) => _mailbox.TryReceive(thread, this);
+
+    internal override bool Enlist(GreenThread thread, ChoiceBranch branch, long generation) => _mailbox.EnlistReceive(thread, branch);
+
+    internal override void Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen) => _mailbox.WithdrawReceive();
 }

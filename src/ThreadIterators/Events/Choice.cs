@@ -1,0 +1,333 @@
+using System;
+using System.Collections.Generic;
+using System.Collections.ObjectModel;
+using System.Diagnostics;
+using System.Numerics;
+using System.Threading;
+
+namespace ThreadIterators;
+
+/// <summary>
+/// An event that completes when the first of several events completes, and tells which: Go's <c>select</c>,
+/// Erlang's <c>receive ... after</c>, CCR's <c>Arbiter.Choice</c>. After the thread resumes, <see cref="Index"/> is the
+/// position of the branch that completed, and that branch's own result is read as usual (a receive's
+/// <c>Value</c>, a task event's <c>Result</c>).
+/// </summary>
+/// <remarks>
+/// <para>
+/// Exactly one branch completes per wait. The others are withdrawn without effect: no message is taken from a
+/// losing mailbox (it stays for the next receive), a losing put sends nothing and holds no room, a losing credit
+/// acquire takes no credit, and a wake-up a losing branch was given passes to the next waiter in line.
+/// </para>
+/// <para>
+/// Branches: a mailbox's <see cref="Mailbox{T}.Recv"/>, a shared mailbox's receive event, a
+/// <see cref="PutEvent{T}"/> made by <c>CreatePutEvent</c> (not the event <c>Put</c> returns, which sends at once
+/// when there is room), a thread's <see cref="GreenThread.Exited"/> or <see cref="GreenThread.Ended"/>, a
+/// <see cref="TaskEvent"/> or <see cref="TaskEvent{T}"/>, a <see cref="CreditWindow.Acquire"/>, and
+/// <see cref="Event.Sleep(TimeSpan)"/>, which makes a timeout. Any mix of message types. A choice refuses, when it
+/// is built, an event that cannot be withdrawn.
+/// </para>
+/// <para>
+/// Which branch, when several could complete at once: the choice looks at the branches in turn, starting one
+/// further along at each wait (round robin), so a branch that is always ready does not starve the others. Sleeps
+/// (timeouts) are looked at after all the others: a message that is there when the timeout also expired is
+/// received, as in Erlang. While the thread is parked, the first branch whose waker arrives wins.
+/// </para>
+/// <para>
+/// Reusable, and meant to be: build it once, outside the loop, and yield it for every wait. Waiting on a choice of
+/// mailbox receives allocates nothing. A choice is bound to the first green thread that yields it, as a mailbox is
+/// bound to its receiver; another thread that yields it is faulted.
+/// </para>
+/// <example>
+/// A thread that serves two mailboxes of different types and gives up after a second of silence:
+/// <code>
+/// static IEnumerable&lt;Event&gt; Serve(Mailbox&lt;string&gt; commands, Mailbox&lt;int&gt; numbers)
+/// {
+///     var choice = new Choice(commands.Recv(), numbers.Recv(), Event.Sleep(TimeSpan.FromSeconds(1)));
+///     while (true)
+///     {
+///         yield return choice;
+///         switch (choice.Index)
+///         {
+///             case 0: Console.WriteLine($"command {commands.Recv().Value}"); break;
+///             case 1: Console.WriteLine($"number {numbers.Recv().Value}"); break;
+///             default: Console.WriteLine("idle for a second; stopping"); yield break;
+///         }
+///     }
+/// }
+/// </code>
+/// </example>
+/// </remarks>
+[DebuggerDisplay("{ToString(),nq}")]
+public sealed class Choice : Event
+{
+    /// <summary>The most branches a choice may have: one bit each in <see cref="_enlisted"/>.</summary>
+    public const int MaxBranches = 64;
+
+    /// <summary>In <see cref="_state"/>: the chosen branch's index plus one, or 0 while none is.</summary>
+    private const long ChosenMask = 0x7F;
+
+    /// <summary>In <see cref="_state"/>: the thread has parked, so the waker that chooses a branch must make it ready.</summary>
+    private const long ParkedBit = 0x80;
+
+    /// <summary>The generation sits above the chosen index and the parked bit.</summary>
+    private const int GenerationShift = 8;
+
+    /// <summary>The branches, as given.</summary>
+    private readonly Event[] _branches;
+
+    /// <summary>The registration each branch's event fires; one per branch, made here.</summary>
+    private readonly ChoiceBranch[] _handles;
+
+    /// <summary>Branch indexes in the order a wait looks at them: the others first, from <see cref="_next"/> on, then the sleeps.</summary>
+    private readonly int[] _order;
+
+    /// <summary>How many branches are not sleeps; they come first in <see cref="_order"/> and take turns at being first.</summary>
+    private readonly int _rotating;
+
+    /// <summary>
+    /// The current wait's generation (above <see cref="GenerationShift"/>), the parked bit, and the chosen branch
+    /// plus one. The owner arms it; wakers choose a branch with a compare-and-swap, so exactly one wins a wait.
+    /// </summary>
+    private long _state;
+
+    /// <summary>The last generation armed; owner only, read by wakers through <see cref="CurrentGeneration"/>.</summary>
+    private long _generation;
+
+    /// <summary>The green thread the choice is bound to; set by its first yield.</summary>
+    private GreenThread? _owner;
+
+    /// <summary>The branches registered by the current wait, one bit each. Owner only.</summary>
+    private ulong _enlisted;
+
+    /// <summary>The position in <see cref="_order"/> the next wait starts at. Owner only.</summary>
+    private int _next;
+
+    /// <summary>Initializes a choice among <paramref name="branches"/>.</summary>
+    /// <param name="branches">The events to wait on, 1 to <see cref="MaxBranches"/>, each at most once.</param>
+    /// <exception cref="ArgumentNullException"><paramref name="branches"/> or one of them is null.</exception>
+    /// <exception cref="ArgumentException">
+    /// There are none or too many, one appears twice, or one cannot be withdrawn (the message names it and why).
+    /// </exception>
+    public Choice(params Event[] branches)
+    {
+        ArgumentNullException.ThrowIfNull(branches);
+        if (branches.Length is 0 or > MaxBranches)
+        {
+            throw new ArgumentException($"A choice has from 1 to {MaxBranches} branches, not {branches.Length}.", nameof(branches));
+        }
+
+        _branches = (Event[])branches.Clone();
+        _handles = new ChoiceBranch[_branches.Length];
+        _order = new int[_branches.Length];
+        var timed = new List<int>();
+        for (var i = 0; i < _branches.Length; i++)
+        {
+            var branch = _branches[i] ?? throw new ArgumentNullException(nameof(branches), $"Branch {i} of the choice is null.");
+            if (branch.NotChoosableBecause is { } reason)
+            {
+                throw new ArgumentException($"Branch {i} of the choice, {branch}, cannot be a branch: {reason}.", nameof(branches));
+            }
+
+            if (Array.IndexOf(_branches, branch, 0, i) is var first and >= 0)
+            {
+                throw new ArgumentException($"Branches {first} and {i} of the choice are the same event, {branch}; a choice waits on each event once.", nameof(branches));
+            }
+
+            _handles[i] = new ChoiceBranch(this, i);
+            if (branch.WaitsForTime)
+            {
+                timed.Add(i);
+            }
+            else
+            {
+                _order[_rotating++] = i;
+            }
+        }
+
+        timed.CopyTo(_order, _rotating);
+        Branches = new ReadOnlyCollection<Event>(_branches);
+    }
+
+    /// <summary>Gets the branches, in the order given.</summary>
+    public IReadOnlyList<Event> Branches { get; }
+
+    /// <summary>Gets the position in <see cref="Branches"/> of the branch that completed the last wait, or -1 before any has.</summary>
+    public int Index { get; private set; } = -1;
+
+    /// <summary>Gets the branch that completed the last wait, or null before any has.</summary>
+    public Event? Chosen => Index < 0 ? null : _branches[Index];
+
+    /// <summary>Gets the generation of the current (or last) wait; for wakers whose registration cannot outlive it.</summary>
+    internal long CurrentGeneration => Volatile.Read(ref _generation);
+
+    /// <inheritdoc/>
+    internal override string? NotChoosableBecause => "choices do not nest; list its branches in the outer choice instead";
+
+    /// <inheritdoc/>
+    public override string ToString() => $"Choice({string.Join(", ", (IEnumerable<Event>)_branches)})";
+
+    /// <summary>
+    /// Chooses branch <paramref name="index"/> for wait <paramref name="generation"/>, unless that wait is over or
+    /// another branch was chosen; if the thread has parked, makes it ready. Any thread.
+    /// </summary>
+    internal void Fire(long generation, int index, bool alongside)
+    {
+        var mine = generation << GenerationShift;
+        while (true)
+        {
+            var state = Volatile.Read(ref _state);
+            if ((state & ~(ChosenMask | ParkedBit)) != mine || (state & ChosenMask) != 0)
+            {
+                return;
+            }
+
+            if (Interlocked.CompareExchange(ref _state, state | (long)(index + 1), state) == state)
+            {
+                if ((state & ParkedBit) != 0)
+                {
+                    // Parked, so the owner is set and cannot change before this wake-up resumes it.
+                    var thread = _owner!;
+                    if (alongside)
+                    {
+                        thread.Scheduler.ReadyAlongside(thread);
+                    }
+                    else
+                    {
+                        thread.Scheduler.Ready(thread);
+                    }
+                }
+
+                return;
+            }
+        }
+    }
+
+    internal override EventOutcome Park(GreenThread thread, Worker worker)
+    {
+        if (_owner != thread)
+        {
+            Bind(thread);
+        }
+
+        return Wait(thread);
+    }
+
+    internal override EventOutcome Resume(GreenThread thread, Worker worker)
+    {
+        var outcome = Resolve(thread);
+        return outcome == EventOutcome.Parked ? Wait(thread) : outcome;
+    }
+
+    internal override void Abandon(GreenThread thread)
+    {
+        // Disposed while parked: every registration goes, and a wake-up a branch was given passes on, the chosen
+        // branch's too, since the thread will never use it.
+        var enlisted = _enlisted;
+        _enlisted = 0;
+        while (enlisted != 0)
+        {
+            var index = BitOperations.TrailingZeroCount(enlisted);
+            enlisted &= enlisted - 1;
+            _branches[index].Withdraw(thread, _handles[index], chosen: false);
+        }
+    }
+
+    private void Bind(GreenThread thread)
+    {
+        var owner = Interlocked.CompareExchange(ref _owner, thread, null);
+        if (owner is not null && owner != thread)
+        {
+            throw new InvalidOperationException($"{thread} yielded {this}, which belongs to {owner}; a choice is bound to the first green thread that yields it, so give each thread its own.");
+        }
+    }
+
+    /// <summary>Looks at every branch, then registers with each and parks; or completes the first that could.</summary>
+    private EventOutcome Wait(GreenThread thread)
+    {
+        while (true)
+        {
+            var start = _next;
+            _next = start + 1 >= _rotating ? 0 : start + 1;
+            for (var k = 0; k < _order.Length; k++)
+            {
+                var index = OrderAt(start, k);
+                var outcome = _branches[index].TryCompleteNow(thread);
+                if (outcome != EventOutcome.Parked)
+                {
+                    Index = index;
+                    return outcome;
+                }
+            }
+
+            // Nothing could complete: arm a new wait, then register with each branch. A branch may be fired from the
+            // moment it is registered; until the parked bit is set, a fire only records the choice.
+            var generation = _generation + 1;
+            Volatile.Write(ref _generation, generation);
+            var armed = generation << GenerationShift;
+            Volatile.Write(ref _state, armed);
+            for (var k = 0; k < _order.Length; k++)
+            {
+                var index = OrderAt(start, k);
+                if (!_branches[index].Enlist(thread, _handles[index], generation))
+                {
+                    // Could complete after all: choose it, unless a waker chose another first.
+                    Fire(generation, index, alongside: false);
+                    break;
+                }
+
+                _enlisted |= 1UL << index;
+                if ((Volatile.Read(ref _state) & ChosenMask) != 0)
+                {
+                    break;
+                }
+            }
+
+            if (Interlocked.CompareExchange(ref _state, armed | ParkedBit, armed) == armed)
+            {
+                return EventOutcome.Parked;
+            }
+
+            var resolved = Resolve(thread);
+            if (resolved != EventOutcome.Parked)
+            {
+                return resolved;
+            }
+        }
+    }
+
+    /// <summary>Withdraws every registration of the wait just chosen and completes the chosen branch; Parked if it could not after all.</summary>
+    private EventOutcome Resolve(GreenThread thread)
+    {
+        var chosen = (int)(Volatile.Read(ref _state) & ChosenMask) - 1;
+        Debug.Assert(chosen >= 0, $"{this} was resolved with no branch chosen.");
+        var enlisted = _enlisted;
+        _enlisted = 0;
+        while (enlisted != 0)
+        {
+            var index = BitOperations.TrailingZeroCount(enlisted);
+            enlisted &= enlisted - 1;
+            _branches[index].Withdraw(thread, _handles[index], chosen: index == chosen);
+        }
+
+        var outcome = _branches[chosen].CompleteChosen(thread);
+        if (outcome != EventOutcome.Parked)
+        {
+            Index = chosen;
+        }
+
+        return outcome;
+    }
+
+    /// <summary>The branch looked at <paramref name="k"/>-th by a wait that starts the rotating ones at <paramref name="start"/>.</summary>
+    private int OrderAt(int start, int k)
+    {
+        if (k >= _rotating)
+        {
+            return _order[k];
+        }
+
+        var position = start + k;
+        return _order[position >= _rotating ? position - _rotating : position];
+    }
+}
