@@ -15,5 +15,14 @@ internal sealed class CreditEvent(CreditWindow window) : Event
     internal override void Abandon(GreenThread thread) => window.Forget(thread);
 
     /// <inheritdoc/>
+    internal override string? NotChoosableBecause => null;
+
+    internal override EventOutcome TryCompleteNow(GreenThread thread) => window.TryAcquire() ? EventOutcome.Continue : EventOutcome.Parked;
+
+    internal override bool Enlist(GreenThread thread, ChoiceBranch branch, long generation) => window.Watch(branch, generation);
+
+    internal override void Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen) => window.Unwatch(branch);
+
+    /// <inheritdoc/>
     public override string ToString() => $"Acquire() on {window}";
 }

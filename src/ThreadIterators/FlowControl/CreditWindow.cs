@@ -51,6 +51,15 @@ public sealed class CreditWindow
     /// <summary>Credits released to waiters that had counted themselves but not yet queued; under the queue's lock.</summary>
     private int _owed;
 
+    /// <summary>
+    /// Choices waiting for a credit, with the wait each registered for. They reserve nothing: a release fires them
+    /// all and each then tries to take a credit, so a choice that loses holds none. Under the lock of <see cref="_waiting"/>.
+    /// </summary>
+    private readonly List<ChoiceTicket> _watchers = [];
+
+    /// <summary>The number of <see cref="_watchers"/>, read by releases without the lock.</summary>
+    private int _watcherCount;
+
     /// <summary>The one acquire event, shared by every acquirer: the waiting thread goes in the queue, not in the event.</summary>
     private readonly CreditEvent _acquire;
 
@@ -122,6 +131,12 @@ public sealed class CreditWindow
         {
             WakeWaiting(Math.Min(count, -before));
         }
+
+        // After the add, a full fence: a choice that registered before it looked at the credits is seen here.
+        if (Volatile.Read(ref _watcherCount) != 0)
+        {
+            FireWatchers();
+        }
     }
 
     /// <inheritdoc/>
@@ -163,6 +178,55 @@ public sealed class CreditWindow
                     _waiting.Enqueue(waiting);
                 }
             }
+        }
+    }
+
+    /// <summary>
+    /// Registers a choice's branch to be fired by the next release; false, registering nothing, if a credit is
+    /// available now. The worker running the choosing thread.
+    /// </summary>
+    internal bool Watch(ChoiceBranch branch, long generation)
+    {
+        lock (_waiting)
+        {
+            _watchers.Add(new ChoiceTicket(branch, generation));
+            Volatile.Write(ref _watcherCount, _watchers.Count);
+        }
+
+        // Store-load fence between the registration and the look at the credits; a release adds, then looks at the count.
+        Interlocked.MemoryBarrier();
+        if (Volatile.Read(ref _credits) > 0)
+        {
+            Unwatch(branch);
+            return false;
+        }
+
+        return true;
+    }
+
+    /// <summary>Removes a choice's branch registered by <see cref="Watch"/>, if a release has not fired it yet.</summary>
+    internal void Unwatch(ChoiceBranch branch)
+    {
+        lock (_waiting)
+        {
+            _watchers.RemoveAll(ticket => ticket.Branch == branch);
+            Volatile.Write(ref _watcherCount, _watchers.Count);
+        }
+    }
+
+    private void FireWatchers()
+    {
+        ChoiceTicket[] fired;
+        lock (_waiting)
+        {
+            fired = [.. _watchers];
+            _watchers.Clear();
+            Volatile.Write(ref _watcherCount, 0);
+        }
+
+        foreach (var ticket in fired)
+        {
+            ticket.Fire(alongside: true);
         }
     }
 

@@ -42,7 +42,7 @@ internal static class BoundedSends
                 $"Put() into {target} was called outside a green thread, which cannot yield the event it returns; call Send or SendAsync instead.");
         }
 
-        return target.TrySend(message) ? SentEvent.Instance : new PutEvent<T>(target, message);
+        return target.TrySend(message) ? SentEvent.Instance : new PutEvent<T>(target, message, fromPut: true);
     }
 
     /// <summary>Sends from an OS thread, blocking while the mailbox is full; refuses a green thread, whose worker it would stall.</summary>
@@ -125,6 +125,9 @@ internal static class BoundedSends
             WaitingRoom(target).Release(1);
         }
     }
+
+    /// <summary>The shared body of <c>CreatePutEvent</c>: an unarmed put event for a green thread.</summary>
+    internal static PutEvent<T> CreatePutEvent<T>(IBoundedTarget<T> target) => new(target, default!, fromPut: false);
 
     /// <summary>Gets the queue of senders waiting for room in a target a send found full, so bounded.</summary>
     internal static WaiterQueue WaitingRoom<T>(IBoundedTarget<T> target) =>

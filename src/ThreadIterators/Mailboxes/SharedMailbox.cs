@@ -130,6 +130,14 @@ public sealed class SharedMailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
     public Event Put(T message) => BoundedSends.Put(this, message);
 
     /// <summary>
+    /// Creates a reusable put event for this mailbox, which sends only while it is yielded: arm it with
+    /// <see cref="PutEvent{T}.For"/> before each yield. Unlike <see cref="Put"/>, which sends at once when there is
+    /// room, it may be a branch of a <see cref="Choice"/>, and sends only if chosen.
+    /// </summary>
+    /// <returns>A new, unarmed put event.</returns>
+    public PutEvent<T> CreatePutEvent() => BoundedSends.CreatePutEvent(this);
+
+    /// <summary>
     /// Makes a receive event for one receiving green thread: it yields the event for every message, and after it
     /// resumes <see cref="SharedReceiveEvent{T}.Value"/> holds the message. Call once per receiver.
     /// </summary>

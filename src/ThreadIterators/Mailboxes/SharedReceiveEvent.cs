@@ -30,7 +30,66 @@ public sealed class SharedReceiveEvent<T> : Event
     /// <inheritdoc/>
     public override string ToString() => $"Receive on {_mailbox}";
 
-    internal override EventOutcome Park(GreenThread thread, Worker worker)
+    internal override EventOutcome Park(GreenThread thread, Worker worker) => Receive(WaiterFor(thread));
+
+    /// <inheritdoc/>
+    internal override string? NotChoosableBecause => null;
+
+    internal override EventOutcome TryCompleteNow(GreenThread thread)
+    {
+        WaiterFor(thread);
+        if (_mailbox.TryTake(out var message))
+        {
+            Value = message;
+            return EventOutcome.Continue;
+        }
+
+        return EventOutcome.Parked;
+    }
+
+    internal override bool Enlist(GreenThread thread, ChoiceBranch branch, long generation)
+    {
+        var waiter = WaiterFor(thread);
+        var ticket = _mailbox.Receivers.Add(waiter, branch, generation);
+
+        // As a plain receive: counted in (a full fence), then a last look. A message there, and the withdrawal won:
+        // nothing registered. Lost: a send released this waiter, and the branch is fired.
+        return _mailbox.IsEmpty || !waiter.TryWithdraw(ticket);
+    }
+
+    internal override void Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen)
+    {
+        if (!chosen)
+        {
+            // The message a release woke this receiver for is not taken: the wake-up goes to the next receiver.
+            PassOnIfWoken(_waiter!);
+        }
+    }
+
+    internal override EventOutcome CompleteChosen(GreenThread thread) => TryCompleteNow(thread);
+
+    internal override EventOutcome Resume(GreenThread thread, Worker worker) => Receive(_waiter!);
+
+    internal override void Abandon(GreenThread thread)
+    {
+        // Woken for a message but disposed before it ran: another parked receiver gets the wake-up instead.
+        if (_waiter is { } waiter)
+        {
+            PassOnIfWoken(waiter);
+        }
+    }
+
+    /// <summary>Ends the waiter's wait; if a release woke it, that release goes to the next parked receiver.</summary>
+    private void PassOnIfWoken(Waiter waiter)
+    {
+        if (!waiter.TryWithdraw() && (Volatile.Read(ref waiter.State) & Waiter.StateMask) == Waiter.Woken)
+        {
+            _mailbox.Receivers.Release(1);
+        }
+    }
+
+    /// <summary>Gets this event's waiter, binding the event to <paramref name="thread"/> on its first use; refuses another thread.</summary>
+    private Waiter WaiterFor(GreenThread thread)
     {
         var waiter = _waiter;
         if (waiter is null)
@@ -45,18 +104,7 @@ public sealed class SharedReceiveEvent<T> : Event
                 $"{thread} yielded {this}, which belongs to {waiter.Thread}; each receiver of a shared mailbox calls CreateReceiveEvent() for its own event.");
         }
 
-        return Receive(waiter);
-    }
-
-    internal override EventOutcome Resume(GreenThread thread, Worker worker) => Receive(_waiter!);
-
-    internal override void Abandon(GreenThread thread)
-    {
-        // Woken for a message but disposed before it ran: another parked receiver gets the wake-up instead.
-        if (_waiter is { } waiter && !waiter.TryWithdraw() && (Volatile.Read(ref waiter.State) & Waiter.StateMask) == Waiter.Woken)
-        {
-            _mailbox.Receivers.Release(1);
-        }
+        return waiter;
     }
 
     private EventOutcome Receive(Waiter waiter)

@@ -90,6 +90,12 @@ public sealed class TaskEvent : Event
 
     internal override EventOutcome Park(GreenThread thread, Worker worker)
     {
+        if (_wait.IsLingering)
+        {
+            // Left waiting on its task by a choice: wait for the same task, through the continuation already registered.
+            return TryCompleteLingering(thread) || !_wait.Rejoin(thread, this, thread) ? CaptureLingering(thread) : EventOutcome.Parked;
+        }
+
         _wait.CheckArmed(thread, this);
         if (_task.IsCompletedSuccessfully)
         {
@@ -132,6 +138,99 @@ public sealed class TaskEvent : Event
         return EventOutcome.Continue;
     }
 
+    /// <inheritdoc/>
+    internal override string? NotChoosableBecause => null;
+
+    internal override EventOutcome TryCompleteNow(GreenThread thread)
+    {
+        if (_wait.IsLingering)
+        {
+            return TryCompleteLingering(thread) ? CaptureLingering(thread) : EventOutcome.Parked;
+        }
+
+        _wait.CheckArmed(thread, this);
+        if (!_task.IsCompleted)
+        {
+            return EventOutcome.Parked;
+        }
+
+        _wait.TakeCompleted(thread);
+        Capture(thread);
+        return EventOutcome.Continue;
+    }
+
+    internal override bool Enlist(GreenThread thread, ChoiceBranch branch, long generation)
+    {
+        var ticket = new ChoiceTicket(branch, generation);
+        if (_wait.IsLingering)
+        {
+            return _wait.Rejoin(thread, this, ticket);
+        }
+
+        _wait.BeginEnlist(thread, this);
+        try
+        {
+            var awaiter = _task.ConfigureAwait(false).GetAwaiter();
+            if (awaiter.IsCompleted)
+            {
+                _wait.UndoPark();
+                return false;
+            }
+
+            _wait.SetWaiter(ticket);
+
+            // From here the branch may be fired, and the thread run on another worker once the choice has parked.
+            awaiter.UnsafeOnCompleted(_onCompleted ??= OnCompleted);
+            return true;
+        }
+        catch
+        {
+            _task = default;
+            _wait.AbortPark();
+            throw;
+        }
+    }
+
+    internal override void Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen)
+    {
+        if (!chosen)
+        {
+            _wait.WithdrawLost();
+        }
+    }
+
+    internal override EventOutcome CompleteChosen(GreenThread thread)
+    {
+        if (!_wait.IsWaiting)
+        {
+            // Chosen because it was found completed while the choice registered its branches: nothing was registered.
+            return TryCompleteNow(thread);
+        }
+
+        _wait.CheckResume(thread, this, _task.IsCompleted);
+        Capture(thread);
+        return EventOutcome.Continue;
+    }
+
+    /// <summary>Whether a lingering wait's continuation has run, so its task's outcome can be read now.</summary>
+    private bool TryCompleteLingering(GreenThread thread)
+    {
+        if (_wait.Owner != thread)
+        {
+            _wait.Rejoin(thread, this, thread);
+        }
+
+        return _wait.HasFired;
+    }
+
+    /// <summary>Reads the outcome of a lingering wait whose task has completed.</summary>
+    private EventOutcome CaptureLingering(GreenThread thread)
+    {
+        _wait.ResumeLingering();
+        Capture(thread);
+        return EventOutcome.Continue;
+    }
+
     internal override void Abandon(GreenThread thread)
     {
         if (_wait.Abandon(thread))
@@ -142,6 +241,14 @@ public sealed class TaskEvent : Event
 
     private TaskEvent Arm(ValueTask task)
     {
+        if (_wait.IsLingering && _wait.HasFired && _wait.Owner is { } owner)
+        {
+            // Its task completed after a choice chose another branch, and nothing read the outcome: read it now, so a
+            // value-task source is released and a fault is reported, not lost.
+            _wait.ResumeLingering();
+            Capture(owner);
+        }
+
         _wait.BeginArm(this);
         _task = task;
         _wait.EndArm();

@@ -41,11 +41,24 @@ internal struct TaskWait
     /// <summary>Disposed while waiting on a task that had not completed; terminal.</summary>
     internal const int Abandoned = 4;
 
+    /// <summary>
+    /// A choice waited on the task and chose another branch: the continuation stays registered (a task cannot take
+    /// it back), and the next wait on the event, alone or in a choice, waits for the same task without registering again.
+    /// </summary>
+    internal const int Lingering = 5;
+
+    /// <summary>Left in <see cref="_waiter"/> by the continuation: the task has completed and nothing more will wake anyone.</summary>
+    private static readonly object s_fired = new();
+
     /// <summary>One of the constants above.</summary>
     private int _state;
 
-    /// <summary>The parked thread that the task's continuation makes ready; taken once, by the continuation or <see cref="Abandon"/>.</summary>
-    private GreenThread? _waiter;
+    /// <summary>
+    /// What the task's continuation wakes: the parked thread, or the <see cref="ChoiceTicket"/> of a choice waiting on
+    /// the task; taken once, by the continuation (which leaves <see cref="s_fired"/>) or by <see cref="Abandon"/> or a
+    /// choice's withdrawal (which leave null).
+    /// </summary>
+    private object? _waiter;
 
     /// <summary>The thread of the current or last wait, for messages and for <see cref="Abandon"/>; not cleared by the continuation.</summary>
     private GreenThread? _owner;
@@ -63,6 +76,11 @@ internal struct TaskWait
         if (state == Waiting)
         {
             throw new InvalidOperationException($"{DescribeCaller()} armed {owner} again while {DescribeOwner()} is still waiting on it; a task event serves one wait at a time, so arm it again after that thread has resumed, or give each wait its own event.");
+        }
+
+        if (state == Lingering)
+        {
+            throw new InvalidOperationException($"{DescribeCaller()} armed {owner} while its task is still pending from a choice that chose another branch; yield the event (alone or in a choice) until its task completes, or use a new event.");
         }
 
         if (state == Abandoned)
@@ -135,7 +153,7 @@ internal struct TaskWait
     /// </summary>
     internal void SetWaiter(GreenThread thread) => Volatile.Write(ref _waiter, thread);
 
-    /// <summary>Undoes <see cref="BeginPark"/> and <see cref="SetWaiter"/> when the task refused to be waited for: no continuation was registered.</summary>
+    /// <summary>Undoes <see cref="BeginPark"/> and <see cref="SetWaiter(GreenThread)"/> when the task refused to be waited for: no continuation was registered.</summary>
     internal void AbortPark()
     {
         Volatile.Write(ref _waiter, null);
@@ -143,13 +161,83 @@ internal struct TaskWait
         Volatile.Write(ref _state, Unarmed);
     }
 
-    /// <summary>The task's continuation: makes the parked thread ready on its own scheduler, unless <see cref="Abandon"/> took it. Any OS thread.</summary>
+    /// <summary>
+    /// The task's continuation: makes the parked thread ready on its own scheduler, or fires the choice's branch,
+    /// unless <see cref="Abandon"/> or a withdrawal took it. Any OS thread.
+    /// </summary>
     internal void Wake()
     {
-        if (Interlocked.Exchange(ref _waiter, null) is { } thread)
+        switch (Interlocked.Exchange(ref _waiter, s_fired))
         {
-            thread.Scheduler.Ready(thread);
+            case GreenThread thread:
+                thread.Scheduler.Ready(thread);
+                break;
+            case ChoiceTicket ticket:
+                ticket.Fire();
+                break;
         }
+    }
+
+    /// <summary>Gets a value indicating whether a choice left the wait registered on its task (see <see cref="Lingering"/>).</summary>
+    internal readonly bool IsLingering => _state == Lingering;
+
+    /// <summary>Gets a value indicating whether a thread or choice waits on the task now.</summary>
+    internal readonly bool IsWaiting => _state == Waiting;
+
+    /// <summary>Gets a value indicating whether the registered continuation has run, so the task has completed.</summary>
+    internal bool HasFired => Volatile.Read(ref _waiter) == s_fired;
+
+    /// <summary>Gets the thread of the current or last wait.</summary>
+    internal readonly GreenThread? Owner => _owner;
+
+    /// <summary>
+    /// Starts a choice's registration of an armed wait, as <see cref="BeginPark"/> does; the event then sets the
+    /// ticket with <see cref="SetWaiter(ChoiceTicket)"/> and registers its continuation, or calls <see cref="UndoPark"/>.
+    /// </summary>
+    internal void BeginEnlist(GreenThread thread, Event owner) => BeginPark(thread, owner);
+
+    /// <summary>Returns a wait claimed by <see cref="BeginEnlist"/> to armed, nothing registered: its task completed meanwhile.</summary>
+    internal void UndoPark() => Volatile.Write(ref _state, Armed);
+
+    /// <summary>Records the ticket of a choice's registration before the event registers its continuation.</summary>
+    internal void SetWaiter(ChoiceTicket ticket) => Volatile.Write(ref _waiter, ticket);
+
+    /// <summary>
+    /// Waits again on a lingering wait's task, for <paramref name="waiter"/> (a thread parking, or a choice's ticket):
+    /// true if registered, false if the continuation has already run, so the task has completed. The waiting thread's worker.
+    /// </summary>
+    internal bool Rejoin(GreenThread thread, Event owner, object waiter)
+    {
+        if (_owner != thread)
+        {
+            throw new InvalidOperationException($"{thread} yielded {owner}, whose task {DescribeOwner()} still waits for after a choice; give each green thread its own task event.");
+        }
+
+        if (Interlocked.CompareExchange(ref _waiter, waiter, null) is null)
+        {
+            _state = Waiting;
+            return true;
+        }
+
+        return false;
+    }
+
+    /// <summary>Takes a lingering wait whose continuation has run back to waiting, so the event can read its outcome.</summary>
+    internal void ResumeLingering() => _state = Waiting;
+
+    /// <summary>
+    /// Withdraws a choice's registration that lost: the continuation stays registered, and the wait lingers. If the
+    /// continuation ran meanwhile, its fire reached a wait that is over and did nothing. The waiting thread's worker,
+    /// or the disposing thread.
+    /// </summary>
+    internal void WithdrawLost()
+    {
+        if (Volatile.Read(ref _waiter) is ChoiceTicket ticket)
+        {
+            Interlocked.CompareExchange(ref _waiter, null, ticket);
+        }
+
+        _state = Lingering;
     }
 
     /// <summary>Checks that <paramref name="thread"/> resumes from the wait it parked on. Its worker only.</summary>
@@ -198,6 +286,7 @@ internal struct TaskWait
                 Armed => $"{DescribeCaller()} {reading} {owner} before yielding it; yield the event first, and read the result after the thread resumes.",
                 Waiting => $"{DescribeCaller()} {reading} {owner} while {DescribeOwner()} is still waiting on it; read the result after that thread resumes.",
                 Abandoned => $"{DescribeCaller()} {reading} {owner}, whose wait by {DescribeOwner()} was abandoned when that thread's scheduler was disposed; it has no result.",
+                Lingering => $"{DescribeCaller()} {reading} {owner}, which a choice did not choose; its task has not been waited for yet, so yield the event (alone or in a choice) first.",
                 _ => $"{DescribeCaller()} {reading} {owner} before any wait completed; arm it with For(task), yield it, and read the result after the thread resumes.",
             });
         }
@@ -223,7 +312,7 @@ internal struct TaskWait
             return false;
         }
 
-        _state = Interlocked.CompareExchange(ref _waiter, null, thread) == thread ? Abandoned : Unarmed;
+        _state = Interlocked.CompareExchange(ref _waiter, null, thread) == (object)thread ? Abandoned : Unarmed;
         return true;
     }
 
@@ -236,6 +325,7 @@ internal struct TaskWait
         Waiting => "waiting",
         Completed => "completed",
         Abandoned => "abandoned",
+        Lingering => "left pending by a choice",
         _ => "unarmed",
     };
 

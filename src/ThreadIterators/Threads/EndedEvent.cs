@@ -23,4 +23,15 @@ internal sealed class EndedEvent : Event
     internal override EventOutcome Resume(GreenThread thread, Worker worker) => EventOutcome.Continue;
 
     internal override void Abandon(GreenThread thread) => _exit.RemoveJoiner(thread);
+
+    /// <inheritdoc/>
+    internal override string? NotChoosableBecause => null;
+
+    internal override EventOutcome TryCompleteNow(GreenThread thread) =>
+        _exit.HasEndedForJoiner(thread, this) ? EventOutcome.Continue : EventOutcome.Parked;
+
+    internal override bool Enlist(GreenThread thread, ChoiceBranch branch, long generation) =>
+        _exit.TryAddJoiner(thread, this, new ChoiceTicket(branch, generation));
+
+    internal override void Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen) => _exit.RemoveJoiner(thread, branch);
 }

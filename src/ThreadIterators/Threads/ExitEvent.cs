@@ -27,7 +27,10 @@ internal sealed class ExitEvent : Event
     /// <summary>The exception that ended the thread, if any.</summary>
     private ExceptionDispatchInfo? _fault;
 
-    /// <summary>Green threads parked on this event: null, one <see cref="GreenThread"/>, or a <see cref="List{T}"/> of them.</summary>
+    /// <summary>
+    /// Joiners: null, one joiner, or a <see cref="List{T}"/> of them; a joiner is a <see cref="GreenThread"/> parked on
+    /// this event or <see cref="Ended"/>, or the <see cref="ChoiceTicket"/> of a choice waiting on either.
+    /// </summary>
     private object? _joiners;
 
     /// <summary>Signalled at completion for OS threads in <see cref="Wait"/>; created by the first of them.</summary>
@@ -122,15 +125,27 @@ internal sealed class ExitEvent : Event
             Finish(task);
         }
 
-        if (joiners is GreenThread single)
-        {
-            single.Scheduler.Ready(single);
-        }
-        else if (joiners is List<GreenThread> many)
+        if (joiners is List<object> many)
         {
             foreach (var joiner in many)
             {
-                joiner.Scheduler.Ready(joiner);
+                Wake(joiner);
+            }
+        }
+        else if (joiners is not null)
+        {
+            Wake(joiners);
+        }
+
+        static void Wake(object joiner)
+        {
+            if (joiner is GreenThread thread)
+            {
+                thread.Scheduler.Ready(thread);
+            }
+            else
+            {
+                ((ChoiceTicket)joiner).Fire();
             }
         }
     }
@@ -217,18 +232,15 @@ internal sealed class ExitEvent : Event
     /// join counts as observing a fault. On the joining thread's worker, as it yields <paramref name="joinedBy"/>
     /// (this event or <see cref="Ended"/>), which the misuse messages name.
     /// </summary>
-    internal bool TryAddJoiner(GreenThread thread, Event joinedBy)
+    internal bool TryAddJoiner(GreenThread thread, Event joinedBy) => TryAddJoiner(thread, joinedBy, thread);
+
+    /// <summary>
+    /// As <see cref="TryAddJoiner(GreenThread, Event)"/>, with <paramref name="joiner"/> (the thread, or a choice's
+    /// ticket) woken at the end.
+    /// </summary>
+    internal bool TryAddJoiner(GreenThread thread, Event joinedBy, object joiner)
     {
-        if (thread == _thread)
-        {
-            throw new InvalidOperationException($"{thread} yielded its own {joinedBy} event; a thread cannot join itself.");
-        }
-
-        if (thread.Scheduler != _thread.Scheduler)
-        {
-            throw new InvalidOperationException($"{thread} yielded {joinedBy}, which belongs to another scheduler; join a thread of another scheduler with Wait() or await from plain code.");
-        }
-
+        CheckJoiner(thread, joinedBy);
         lock (this)
         {
             MarkObserved();
@@ -240,13 +252,13 @@ internal sealed class ExitEvent : Event
             switch (_joiners)
             {
                 case null:
-                    _joiners = thread;
+                    _joiners = joiner;
                     break;
-                case GreenThread first:
-                    _joiners = new List<GreenThread> { first, thread };
+                case List<object> many:
+                    many.Add(joiner);
                     break;
                 default:
-                    ((List<GreenThread>)_joiners).Add(thread);
+                    _joiners = new List<object> { _joiners, joiner };
                     break;
             }
 
@@ -254,24 +266,63 @@ internal sealed class ExitEvent : Event
         }
     }
 
+    /// <summary>For a choice looking at a join: whether the thread has ended, observing its fault as a join does.</summary>
+    internal bool HasEndedForJoiner(GreenThread thread, Event joinedBy)
+    {
+        CheckJoiner(thread, joinedBy);
+        lock (this)
+        {
+            MarkObserved();
+            return _completed;
+        }
+    }
+
     internal override void Abandon(GreenThread thread) => RemoveJoiner(thread);
 
     /// <summary>
-    /// Forgets a joiner whose scheduler is being disposed, so the end of the thread it joined, disposed after it,
-    /// does not make an ended thread ready. The disposing thread, once the workers have stopped.
+    /// Forgets a joiner: a thread whose scheduler is being disposed (the disposing thread, once the workers have
+    /// stopped), so the end of the thread it joined, disposed after it, does not make an ended thread ready; or the
+    /// ticket of <paramref name="branch"/>, a choice's branch that lost. Removing what is not there does nothing.
     /// </summary>
-    internal void RemoveJoiner(GreenThread thread)
+    internal void RemoveJoiner(GreenThread thread, ChoiceBranch? branch = null)
     {
         lock (this)
         {
-            if (_joiners == thread)
+            if (IsJoiner(_joiners, thread, branch))
             {
                 _joiners = null;
             }
-            else if (_joiners is List<GreenThread> many)
+            else if (_joiners is List<object> many)
             {
-                many.Remove(thread);
+                many.RemoveAll(joiner => IsJoiner(joiner, thread, branch));
             }
+        }
+
+        static bool IsJoiner(object? joiner, GreenThread thread, ChoiceBranch? branch) =>
+            branch is null ? joiner == thread : joiner is ChoiceTicket ticket && ticket.Branch == branch;
+    }
+
+    /// <inheritdoc/>
+    internal override string? NotChoosableBecause => null;
+
+    internal override EventOutcome TryCompleteNow(GreenThread thread) =>
+        HasEndedForJoiner(thread, this) ? Resume(thread, null!) : EventOutcome.Parked;
+
+    internal override bool Enlist(GreenThread thread, ChoiceBranch branch, long generation) =>
+        TryAddJoiner(thread, this, new ChoiceTicket(branch, generation));
+
+    internal override void Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen) => RemoveJoiner(thread, branch);
+
+    private void CheckJoiner(GreenThread thread, Event joinedBy)
+    {
+        if (thread == _thread)
+        {
+            throw new InvalidOperationException($"{thread} yielded its own {joinedBy} event; a thread cannot join itself.");
+        }
+
+        if (thread.Scheduler != _thread.Scheduler)
+        {
+            throw new InvalidOperationException($"{thread} yielded {joinedBy}, which belongs to another scheduler; join a thread of another scheduler with Wait() or await from plain code.");
         }
     }
 

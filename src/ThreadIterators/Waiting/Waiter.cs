@@ -49,6 +49,16 @@ internal sealed class Waiter
     /// <summary>Whether the waiter is in its queue. Under the queue's lock.</summary>
     internal bool Queued;
 
+    /// <summary>
+    /// The choice branch a green thread waits for in the current wait, or null for a plain wait. Written by
+    /// <see cref="WaiterQueue.Add(Waiter, ChoiceBranch, long)"/> and read by its release, both under the queue's lock, so a release of an old wait
+    /// never fires a branch of a new one.
+    /// </summary>
+    internal ChoiceBranch? Branch;
+
+    /// <summary>The choice's wait that <see cref="Branch"/> was registered for. Under the queue's lock.</summary>
+    internal long BranchGeneration;
+
     /// <summary>Gets the green thread that waits, if it is one.</summary>
     internal GreenThread? Thread { get; }
 
@@ -70,10 +80,14 @@ internal sealed class Waiter
     /// <summary>Ends the current wait unless a release got there first; for a waiter nobody else can queue again meanwhile.</summary>
     internal bool TryWithdraw() => TryWithdraw(Volatile.Read(ref State) & ~StateMask);
 
-    /// <summary>Lets the waiter try again. Called once per wait, by the release that won <see cref="State"/>.</summary>
+    /// <summary>Lets the waiter try again, or fires its choice branch. Called once per wait, by the release that won <see cref="State"/>, under the queue's lock.</summary>
     internal void Wake()
     {
-        if (Thread is not null)
+        if (Branch is { } branch)
+        {
+            branch.Fire(BranchGeneration, alongside: true);
+        }
+        else if (Thread is not null)
         {
             Thread.Scheduler.ReadyAlongside(Thread);
         }

@@ -10,7 +10,7 @@ namespace ThreadIterators;
 /// </summary>
 /// <remarks>
 /// <para>
-/// A waiter adds itself (<see cref="Add"/> passes a full fence), then looks once more for what it waits for, and
+/// A waiter adds itself (<see cref="Add(Waiter)"/> passes a full fence), then looks once more for what it waits for, and
 /// withdraws if it is there. The other side first makes it available, then reads <see cref="Count"/> and releases.
 /// Whether the other side needs a fence of its own depends on the caller; see where each one releases.
 /// </para>
@@ -41,11 +41,16 @@ internal sealed class WaiterQueue
     /// Starts a wait (queuing the waiter unless it still is) and passes a full fence before the caller looks again.
     /// Returns the wait's ticket, for <see cref="Waiter.TryWithdraw(long)"/>.
     /// </summary>
-    internal long Add(Waiter waiter)
+    internal long Add(Waiter waiter) => Add(waiter, null, 0);
+
+    /// <summary>As <see cref="Add(Waiter)"/>, for a green thread waiting in a choice: the release fires <paramref name="branch"/> for wait <paramref name="generation"/>.</summary>
+    internal long Add(Waiter waiter, ChoiceBranch? branch, long generation)
     {
         long ticket;
         lock (_waiters)
         {
+            waiter.Branch = branch;
+            waiter.BranchGeneration = generation;
             ticket = ++_tickets << 2;
             Debug.Assert(
                 ticket > (Volatile.Read(ref waiter.State) & ~Waiter.StateMask),
