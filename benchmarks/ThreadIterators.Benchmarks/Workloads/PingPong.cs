@@ -27,6 +27,21 @@ public static class PingPong
         return last.Value;
     }
 
+    /// <summary>
+    /// Green threads whose every receive is a <see cref="Choice"/> between the inbox and a second mailbox nobody sends
+    /// to: the cost of a choice over two mailboxes against <see cref="GreenThreads"/>.
+    /// </summary>
+    public static long Choosing(Scheduler scheduler, long messages)
+    {
+        var pingInbox = new Mailbox<long>();
+        var pongInbox = new Mailbox<long>();
+        var last = new StrongBox<long>();
+        scheduler.Spawn(ChoosingPlayer(pongInbox, pingInbox, (messages + 1) / 2, last, serve: false));
+        scheduler.Spawn(ChoosingPlayer(pingInbox, pongInbox, messages / 2, last, serve: true, initial: messages));
+        scheduler.WaitForAll();
+        return last.Value;
+    }
+
     /// <summary>The baseline: two Tasks and two unbounded channels.</summary>
     public static long Tasks(long messages)
     {
@@ -59,6 +74,31 @@ public static class PingPong
             else
             {
                 outbox.Send(ball.Value - 1);
+            }
+        }
+    }
+
+    /// <summary>As <see cref="Player"/>, each receive a choice between the inbox and an idle mailbox, built once.</summary>
+    private static IEnumerable<Event> ChoosingPlayer(Mailbox<long> inbox, Mailbox<long> outbox, long receives, StrongBox<long> last, bool serve, long initial = 0)
+    {
+        var idle = new Mailbox<string>();
+        var choice = new Choice(inbox.Recv(), idle.Recv());
+        if (serve)
+        {
+            outbox.Send(initial);
+        }
+
+        for (long i = 0; i < receives; i++)
+        {
+            yield return choice;
+            var ball = inbox.Recv().Value;
+            if (ball == 1)
+            {
+                last.Value = 1;
+            }
+            else
+            {
+                outbox.Send(ball - 1);
             }
         }
     }

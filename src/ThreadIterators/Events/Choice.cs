@@ -9,7 +9,7 @@ namespace ThreadIterators;
 
 /// <summary>
 /// An event that completes when the first of several events completes, and tells which: Go's <c>select</c>,
-/// Erlang's <c>receive ... after</c>, CCR's <c>Arbiter.Choice</c>. After the thread resumes, <see cref="Index"/> is the
+/// Erlang's <c>receive</c> over several patterns, CCR's <c>Arbiter.Choice</c>. After the thread resumes, <see cref="Index"/> is the
 /// position of the branch that completed, and that branch's own result is read as usual (a receive's
 /// <c>Value</c>, a task event's <c>Result</c>).
 /// </summary>
@@ -23,15 +23,13 @@ namespace ThreadIterators;
 /// Branches: a mailbox's <see cref="Mailbox{T}.Recv"/>, a shared mailbox's receive event, a
 /// <see cref="PutEvent{T}"/> made by <c>CreatePutEvent</c> (not the event <c>Put</c> returns, which sends at once
 /// when there is room), a thread's <see cref="GreenThread.Exited"/> or <see cref="GreenThread.Ended"/>, a
-/// <see cref="TaskEvent"/> or <see cref="TaskEvent{T}"/>, a <see cref="CreditWindow.Acquire"/>, and
-/// <see cref="Event.Sleep(TimeSpan)"/>, which makes a timeout. Any mix of message types. A choice refuses, when it
-/// is built, an event that cannot be withdrawn.
+/// <see cref="TaskEvent"/> or <see cref="TaskEvent{T}"/>, and a <see cref="CreditWindow.Acquire"/>. Any mix of
+/// message types. A choice refuses, when it is built, an event that cannot be withdrawn (naming it and why).
 /// </para>
 /// <para>
 /// Which branch, when several could complete at once: the choice looks at the branches in turn, starting one
-/// further along at each wait (round robin), so a branch that is always ready does not starve the others. Sleeps
-/// (timeouts) are looked at after all the others: a message that is there when the timeout also expired is
-/// received, as in Erlang. While the thread is parked, the first branch whose waker arrives wins.
+/// further along at each wait (round robin), so a branch that is always ready does not starve the others. While the
+/// thread is parked, the first branch whose waker arrives wins.
 /// </para>
 /// <para>
 /// Reusable, and meant to be: build it once, outside the loop, and yield it for every wait. Waiting on a choice of
@@ -39,11 +37,11 @@ namespace ThreadIterators;
 /// bound to its receiver; another thread that yields it is faulted.
 /// </para>
 /// <example>
-/// A thread that serves two mailboxes of different types and gives up after a second of silence:
+/// A thread that serves two mailboxes of different types until its helper thread ends:
 /// <code>
-/// static IEnumerable&lt;Event&gt; Serve(Mailbox&lt;string&gt; commands, Mailbox&lt;int&gt; numbers)
+/// static IEnumerable&lt;Event&gt; Serve(Mailbox&lt;string&gt; commands, Mailbox&lt;int&gt; numbers, GreenThread helper)
 /// {
-///     var choice = new Choice(commands.Recv(), numbers.Recv(), Event.Sleep(TimeSpan.FromSeconds(1)));
+///     var choice = new Choice(commands.Recv(), numbers.Recv(), helper.Ended);
 ///     while (true)
 ///     {
 ///         yield return choice;
@@ -51,7 +49,7 @@ namespace ThreadIterators;
 ///         {
 ///             case 0: Console.WriteLine($"command {commands.Recv().Value}"); break;
 ///             case 1: Console.WriteLine($"number {numbers.Recv().Value}"); break;
-///             default: Console.WriteLine("idle for a second; stopping"); yield break;
+///             default: Console.WriteLine($"{helper} ended: {helper.Outcome}"); yield break;
 ///         }
 ///     }
 /// }
@@ -79,7 +77,7 @@ public sealed class Choice : Event
     /// <summary>The registration each branch's event fires; one per branch, made here.</summary>
     private readonly ChoiceBranch[] _handles;
 
-    /// <summary>Branch indexes in the order a wait looks at them: the others first, from <see cref="_next"/> on, then the sleeps.</summary>
+    /// <summary>Branch indexes in the order a wait looks at them: the rotating ones first, from <see cref="_next"/> on, then those that wait for time (none yet).</summary>
     private readonly int[] _order;
 
     /// <summary>How many branches are not sleeps; they come first in <see cref="_order"/> and take turns at being first.</summary>

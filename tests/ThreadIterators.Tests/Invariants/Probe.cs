@@ -32,11 +32,11 @@ internal static class Probe
     /// <summary>Gets a value indicating whether a green thread is parked on <paramref name="thread"/>'s <see cref="GreenThread.Exited"/>, or plain code waits for it.</summary>
     internal static bool HasJoiners(GreenThread thread) => Volatile.Read(ref GreenThreadFields.Exit(thread)) is ExitEvent exit && exit.HasWaiters;
 
-    /// <summary>Gets a value indicating whether a green thread is parked on <paramref name="taskEvent"/>'s task, owed its wake-up.</summary>
-    internal static bool IsWaiting(TaskEvent taskEvent) => Volatile.Read(ref TaskWaitFields.Waiter(ref TaskEventFields.Wait(taskEvent))) is not null;
+    /// <summary>Gets a value indicating whether a green thread or a choice waits on <paramref name="taskEvent"/>'s task, owed its wake-up.</summary>
+    internal static bool IsWaiting(TaskEvent taskEvent) => Volatile.Read(ref TaskWaitFields.Waiter(ref TaskEventFields.Wait(taskEvent))) is GreenThread or ChoiceTicket;
 
-    /// <summary>Gets a value indicating whether a green thread is parked on <paramref name="taskEvent"/>'s task, owed its wake-up.</summary>
-    internal static bool IsWaiting<T>(TaskEvent<T> taskEvent) => Volatile.Read(ref TaskWaitFields.Waiter(ref TaskEventFields<T>.Wait(taskEvent))) is not null;
+    /// <summary>Gets a value indicating whether a green thread or a choice waits on <paramref name="taskEvent"/>'s task, owed its wake-up.</summary>
+    internal static bool IsWaiting<T>(TaskEvent<T> taskEvent) => Volatile.Read(ref TaskWaitFields.Waiter(ref TaskEventFields<T>.Wait(taskEvent))) is GreenThread or ChoiceTicket;
 
     /// <summary>Gets a value indicating whether <paramref name="taskEvent"/> ever parked a thread: its continuation is made by the first park.</summary>
     internal static bool HasParked(TaskEvent taskEvent) => TaskEventFields.OnCompleted(taskEvent) is not null;
@@ -69,8 +69,8 @@ internal static class Probe
             return ExitEventFields.Joiners(exit) switch
             {
                 null => 0,
-                GreenThread => 1,
-                var many => ((List<GreenThread>)many).Count,
+                List<object> many => many.Count,
+                _ => 1,
             };
         }
     }
@@ -123,7 +123,7 @@ internal static class Probe
     private static class TaskWaitFields
     {
         [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_waiter")]
-        internal static extern ref GreenThread? Waiter(ref TaskWait wait);
+        internal static extern ref object? Waiter(ref TaskWait wait);
     }
 
     private static class ExitEventFields
