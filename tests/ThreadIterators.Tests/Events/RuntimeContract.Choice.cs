@@ -183,4 +183,59 @@ public abstract partial class RuntimeContract
             yield return choice;
         }
     }
+
+    [Fact]
+    public void Choice_OverReusableReceives_AllocatesNothingPerWait_OnOneWorker()
+    {
+        // On one worker both players run on its one OS thread, so that thread's allocation counter covers them both.
+        using var scheduler = new Scheduler(new SchedulerOptions { WorkerCount = 1, Policy = Policy });
+        const int Warmup = 2_000;
+        const int Measured = 20_000;
+        var ping = new Mailbox<int>("ping");
+        var pong = new Mailbox<int>("pong");
+        long before = 0;
+        long after = 0;
+        var wrongBranch = 0;
+        var server = scheduler.Spawn(Player(ping, pong, serve: false), "server");
+        var client = scheduler.Spawn(Player(pong, ping, serve: true), "client");
+        Assert.True(client.Wait(Timeout));
+        Assert.True(server.Wait(Timeout));
+
+        // Nothing per wait: a few hundred bytes at most would be a one-off (a tier-up's stub), not 40,000 waits.
+        Assert.Equal(0, wrongBranch);
+        Assert.InRange(after - before, 0, 1_024);
+
+        IEnumerable<Event> Player(Mailbox<int> inbox, Mailbox<int> outbox, bool serve)
+        {
+            var idle = new Mailbox<string>("idle");
+            var choice = new Choice(inbox.Recv(), idle.Recv());
+            if (serve)
+            {
+                outbox.Send(0);
+            }
+
+            for (var i = 0; i < Warmup + Measured; i++)
+            {
+                if (serve && i == Warmup)
+                {
+                    before = GC.GetAllocatedBytesForCurrentThread();
+                }
+
+                yield return choice;
+
+                // Counted, not asserted here: xUnit's Assert.Equal allocates a comparer per call.
+                if (choice.Index != 0)
+                {
+                    wrongBranch++;
+                }
+
+                outbox.Send(inbox.Recv().Value + 1);
+            }
+
+            if (serve)
+            {
+                after = GC.GetAllocatedBytesForCurrentThread();
+            }
+        }
+    }
 }
