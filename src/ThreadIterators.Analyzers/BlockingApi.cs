@@ -4,12 +4,13 @@ namespace ThreadIterators.Analyzers;
 internal sealed class BlockingApi
 {
     /// <summary>Creates the entry for one blocking member.</summary>
-    public BlockingApi(string typeMetadataName, string member, string display, string advice)
+    public BlockingApi(string typeMetadataName, string member, string display, string advice, bool readsTask = false)
     {
         TypeMetadataName = typeMetadataName;
         Member = member;
         Display = display;
         Advice = advice;
+        ReadsTask = readsTask;
     }
 
     /// <summary>Gets the metadata name of the type that declares the member, e.g. <c>System.Threading.Tasks.Task`1</c>.</summary>
@@ -23,4 +24,10 @@ internal sealed class BlockingApi
 
     /// <summary>Gets the non-blocking alternative the message suggests, as the end of its sentence.</summary>
     public string Advice { get; }
+
+    /// <summary>
+    /// Gets a value indicating whether the member waits for the one task it is called on (<c>Result</c>,
+    /// <c>Wait()</c>, an awaiter's <c>GetResult()</c>), and so returns at once once that task has completed.
+    /// </summary>
+    public bool ReadsTask { get; }
 }

@@ -8,7 +8,8 @@ namespace ThreadIterators.Analyzers;
 /// <summary>
 /// TI0001: a green-thread body calls a known blocking API (<see cref="BlockingApiTable"/>). Only the body's own
 /// statements count: a lambda inside it, such as the one given to <c>Event.RunBlocking</c> or <c>Task.Run</c>, runs
-/// elsewhere.
+/// elsewhere. A task's result read after the body has yielded or checked that task does not block
+/// (<see cref="CompletedTasks"/>).
 /// </summary>
 [DiagnosticAnalyzer(LanguageNames.CSharp)]
 internal sealed class BlockingCallAnalyzer : DiagnosticAnalyzer
@@ -50,7 +51,8 @@ internal sealed class BlockingCallAnalyzer : DiagnosticAnalyzer
             return;
         }
 
-        if (GreenThreadBody.Enclosing(operation.Syntax, model, eventType, context.CancellationToken) is { } body)
+        if (GreenThreadBody.Enclosing(operation.Syntax, model, eventType, context.CancellationToken) is { } body
+            && !(api.ReadsTask && CompletedTasks.WaitedForBefore(operation, body, model, context.CancellationToken)))
         {
             context.ReportDiagnostic(Diagnostic.Create(
                 Descriptors.BlockingCall, DiagnosticLocations.OfMember(operation.Syntax), api.Display, body.Name, api.Advice));

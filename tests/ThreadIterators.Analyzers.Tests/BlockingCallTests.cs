@@ -325,4 +325,53 @@ public sealed class BlockingCallTests
             }
             """);
     }
+
+    [Fact]
+    public void ResultOfATaskAlreadyYieldedOrChecked_IsNotFlagged()
+    {
+        Snippet.VerifyNone(
+            """
+            class C
+            {
+                private Task<int> _pending = Task.FromResult(0);
+
+                IEnumerable<Event> Body(Task<int> task, ValueTask<int> value, Task plain)
+                {
+                    yield return task.AsEvent();
+                    int a = task.Result;
+                    int b = task.GetAwaiter().GetResult();
+                    if (value.IsCompletedSuccessfully)
+                    {
+                        b += value.Result;
+                    }
+
+                    yield return plain.AsEvent();
+                    plain.Wait();
+                    yield return Task.WhenAll(plain, _pending).AsEvent();
+                    int c = _pending.Result;
+                }
+            }
+            """);
+    }
+
+    [Fact]
+    public void ResultRead_BeforeTheYield_OrOfAnotherTask_IsFlagged()
+    {
+        Snippet.Verify(
+            """
+            static class C
+            {
+                static IEnumerable<Event> Body(Task<int> task, Task<int> other)
+                {
+                    int early = task.Result; // TI0001
+                    yield return task.AsEvent();
+                    int late = other.Result; // TI0001
+                    Task.WaitAll(task, other); // TI0001
+                }
+            }
+            """,
+            ("TI0001", "Task.Result", "Body"),
+            ("TI0001", "Task.Result", "Body"),
+            ("TI0001", "Task.WaitAll", "Body"));
+    }
 }
