@@ -236,7 +236,9 @@ public abstract partial class RuntimeContract
 
         IEnumerable<Event> SendOne()
         {
+#pragma warning disable TI0001 // SendAsync refuses a green thread and throws before the wait; the refusal is what this test checks.
             inbox.SendAsync(1).AsTask().Wait(Timeout);
+#pragma warning restore TI0001
             yield break;
         }
     }
