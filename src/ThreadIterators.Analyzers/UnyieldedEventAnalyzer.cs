@@ -114,7 +114,11 @@ internal sealed class UnyieldedEventAnalyzer : DiagnosticAnalyzer
                 case IConditionalAccessOperation conditional:
                     value = conditional.WhenNotNull;
                     continue;
-                case IInvocationOperation invocation when GreenThreadBody.IsEvent(invocation.Type, eventType) && !Arms(invocation.TargetMethod, eventType):
+                // The library's own calls only: another method that returns an event may hand back one it was given
+                // (xUnit's Assert.IsType returns its argument), which dropping loses nothing.
+                case IInvocationOperation invocation when GreenThreadBody.IsEvent(invocation.Type, eventType)
+                    && SymbolEqualityComparer.Default.Equals(invocation.TargetMethod.ContainingAssembly, eventType.ContainingAssembly)
+                    && !Arms(invocation.TargetMethod, eventType):
                     return invocation;
                 case IObjectCreationOperation creation when GreenThreadBody.IsEvent(creation.Type, eventType):
                     return creation;

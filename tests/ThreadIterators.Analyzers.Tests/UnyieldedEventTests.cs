@@ -132,7 +132,14 @@ public sealed class UnyieldedEventTests
                     read.For(task);
                     yield return read;
                     yield return Wrap(box);
+
+                    // A method of another library that hands back the event it was given: nothing is created.
+                    var put2 = box.Put(11);
+                    Pass(put2);
+                    yield return put2;
                 }
+
+                static T Pass<T>(T value) => value;
 
                 static void Keep(Event e) { }
 
