@@ -126,6 +126,12 @@ internal sealed class TimerQueue : IDisposable
     /// </summary>
     private long _threadLooksBy = long.MaxValue;
 
+    /// <summary>
+    /// Set when the provider's timer called back from inside <see cref="Arm"/>'s own <see cref="ITimer.Change"/>, on the
+    /// arming thread; Arm then arms again. Guarded by <see cref="_armLock"/>.
+    /// </summary>
+    private bool _calledBackWhileArming;
+
     /// <summary>With another provider, its timer, made by the first arming. Guarded by <see cref="_armLock"/>.</summary>
     private ITimer? _timer;
 
@@ -461,6 +467,15 @@ internal sealed class TimerQueue : IDisposable
             try
             {
                 _timer.Change(due, Timeout.InfiniteTimeSpan);
+                while (_calledBackWhileArming)
+                {
+                    // The provider called back from inside Change (the deadline had passed by its clock), and the
+                    // callback went to the thread pool, which blocked threads may starve (in tests, a test thread
+                    // joining others is enough). Arm one tick out as well, so the provider's next tick fires it too.
+                    _calledBackWhileArming = false;
+                    _armedFor = Now + UnitsOf(1);
+                    _timer.Change(TimeSpan.FromTicks(1), Timeout.InfiniteTimeSpan);
+                }
             }
             finally
             {
@@ -496,7 +511,9 @@ internal sealed class TimerQueue : IDisposable
     {
         if (t_arming == this)
         {
-            // Called back from inside Change, on a thread that is scheduling: see t_arming.
+            // Called back from inside Change, on a thread that is scheduling: see t_arming. This thread holds the
+            // arm lock (Arm is below on its stack), so the flag is written under it.
+            _calledBackWhileArming = true;
             ThreadPool.UnsafeQueueUserWorkItem(static queue => queue.OnTimer(), this, preferLocal: false);
             return;
         }
@@ -507,21 +524,26 @@ internal sealed class TimerQueue : IDisposable
             _armedFor = long.MaxValue;
         }
 
-        FireDue();
-        Arm();
+        // A thread already firing arms when it is done (every firer is a callback that ends here); arming now, for a
+        // head it is about to fire, would call back at once, find it still busy, and spin.
+        if (FireDue())
+        {
+            Arm();
+        }
     }
 
     /// <summary>
     /// Fires every entry due by the clock, in batches taken under the lock and fired outside it, until none is due.
-    /// If another thread is firing, returns at once: that firer reads the clock again after its batch.
+    /// If another thread is firing, returns false at once: that firer reads the clock again after its batch.
     /// </summary>
-    private void FireDue()
+    /// <returns>True if this thread was the firer; false if another was, or the queue is disposed.</returns>
+    private bool FireDue()
     {
         lock (_lock)
         {
             if (_firer is not null || _disposed)
             {
-                return;
+                return false;
             }
 
             _firer = Thread.CurrentThread;
@@ -545,7 +567,7 @@ internal sealed class TimerQueue : IDisposable
                         // In the same lock as the look that found nothing, so a thread that saw this firer busy was seen.
                         LeaveFiring();
                         finished = true;
-                        return;
+                        return true;
                     }
                 }
 
