@@ -4,6 +4,10 @@ using ThreadIterators.Benchmarks.Workloads;
 
 namespace ThreadIterators.Benchmarks.Suites;
 
+// The library's internals are visible here (for the timer benchmarks), and its own internal TaskWait, in an enclosing
+// namespace, would otherwise hide the workload's.
+using TaskWait = ThreadIterators.Benchmarks.Workloads.TaskWait;
+
 /// <summary>
 /// Task waits from a green thread, in two groups with a baseline each; per-operation figures are per wait.
 /// Completed: a reusable <see cref="TaskEvent{T}"/> on a cached completed task, against a receive that finds a

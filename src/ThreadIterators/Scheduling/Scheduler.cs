@@ -75,7 +75,7 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
     /// <summary>Watches the workers' turns from its own OS thread (see <see cref="Watchdog"/>).</summary>
     private readonly Watchdog _watchdog;
 
-    /// <summary>Lazily created timer for <see cref="Event.Sleep"/>.</summary>
+    /// <summary>The timer queue (sleeps, and every other deadline), made on first use; see <see cref="Timers"/>.</summary>
     private TimerQueue? _timers;
 
     /// <summary>Tasks from <see cref="WhenAll"/> waiting for the live count to reach zero. Guarded by <see cref="_liveMonitor"/>.</summary>
@@ -109,7 +109,7 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
 
     /// <summary>Initializes a scheduler and starts its workers.</summary>
     /// <param name="options">The number of workers and the scheduling policy.</param>
-    /// <exception cref="ArgumentNullException"><paramref name="options"/> is null.</exception>
+    /// <exception cref="ArgumentNullException"><paramref name="options"/> or its <see cref="SchedulerOptions.TimeProvider"/> is null.</exception>
     /// <exception cref="ArgumentOutOfRangeException">The worker count is less than 1 or more than 1024, or the policy is not a <see cref="SchedulingPolicy"/> value.</exception>
     public Scheduler(SchedulerOptions options)
     {
@@ -117,6 +117,7 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
         var workerCount = options.WorkerCount;
         ArgumentOutOfRangeException.ThrowIfLessThan(workerCount, 1, "options.WorkerCount");
         ArgumentOutOfRangeException.ThrowIfGreaterThan(workerCount, 1024, "options.WorkerCount");
+        TimeProvider = options.TimeProvider ?? throw new ArgumentNullException("options.TimeProvider", "options.TimeProvider is null; leave it unset for TimeProvider.System, the machine's clock.");
         if (options.LongTurnThreshold <= TimeSpan.Zero && options.LongTurnThreshold != Timeout.InfiniteTimeSpan)
         {
             throw new ArgumentOutOfRangeException(nameof(options), options.LongTurnThreshold, "options.LongTurnThreshold must be positive, or Timeout.InfiniteTimeSpan to report no turn.");
@@ -164,6 +165,9 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
     /// <summary>Gets the number of green threads spawned that have not ended yet.</summary>
     public long LiveThreadCount => Interlocked.Read(ref _counters.Live);
 
+    /// <summary>Gets where all of this scheduler's time comes from (<see cref="SchedulerOptions.TimeProvider"/>).</summary>
+    internal TimeProvider TimeProvider { get; }
+
     /// <summary>Gets the implementation of <see cref="Policy"/>.</summary>
     internal IPlacementPolicy Placement { get; }
 
@@ -176,27 +180,17 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
     /// <summary>Gets a value indicating whether disposal has begun; workers then finish their turn and stop.</summary>
     internal bool IsStopping => Volatile.Read(ref _disposed) != 0;
 
-    /// <summary>Gets the timer queue, creating it on first use.</summary>
+    /// <summary>
+    /// Gets the timer queue, creating it on first use. A queue starts no thread and makes no timer until its first
+    /// schedule, so a queue that lost the creation race leaves nothing behind; after disposal this is a disposed
+    /// queue, whose schedules do nothing.
+    /// </summary>
     internal TimerQueue Timers
     {
         get
         {
             var timers = Volatile.Read(ref _timers);
-            if (timers is not null)
-            {
-                return timers;
-            }
-
-            var created = new TimerQueue(this);
-            var winner = Interlocked.CompareExchange(ref _timers, created, null);
-            if (winner is not null)
-            {
-                return winner;
-            }
-
-            // Start the timer thread only for the instance that won, so a lost race leaves no thread behind.
-            created.Start();
-            return created;
+            return timers ?? Interlocked.CompareExchange(ref _timers, new TimerQueue(TimeProvider), null) ?? _timers!;
         }
     }
 
@@ -317,7 +311,9 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
         }
 
         _watchdog.Dispose();
-        _timers?.Dispose();
+        // Through Timers, so a queue first asked for after this (a timeout scheduled by plain code) is a disposed one
+        // rather than a new one whose thread nobody stops.
+        Timers.Dispose();
         foreach (var thread in _registry.TakeAll())
         {
             StopParked(thread);

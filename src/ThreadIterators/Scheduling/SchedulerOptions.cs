@@ -25,4 +25,22 @@ public sealed class SchedulerOptions
     /// looks every millisecond or so, so the hop path pays nothing for it; a report can come up to a few milliseconds late.
     /// </remarks>
     public TimeSpan LongTurnThreshold { get; init; } = TimeSpan.FromSeconds(1);
+
+    /// <summary>
+    /// Gets where all of the scheduler's time comes from: when a sleep (<see cref="Event.Sleep(TimeSpan)"/>) ends, and
+    /// every other deadline of its green threads. Defaults to <see cref="TimeProvider.System"/>; a test can pass a fake
+    /// provider and advance its clock by hand, and with it every sleep.
+    /// </summary>
+    /// <remarks>
+    /// With <see cref="TimeProvider.System"/> the scheduler fires deadlines from an OS thread of its own, not from
+    /// <see cref="TimeProvider.CreateTimer"/>'s thread-pool callbacks, which blocking calls elsewhere in the process can
+    /// delay. With any other provider it arms one <see cref="TimeProvider.CreateTimer"/> timer for the earliest
+    /// deadline, and fires due deadlines from its callback: a fake provider's clock advance wakes the sleepers it
+    /// passes, on the thread that advances it. What measures the machine rather than program time stays on
+    /// <see cref="System.Diagnostics.Stopwatch"/> whatever this is: <see cref="LongTurnThreshold"/> (a turn's real
+    /// length), idle workers' spinning, and the timeout of <see cref="Scheduler.WaitForAll(TimeSpan)"/>, which blocks an
+    /// OS thread.
+    /// </remarks>
+    /// <exception cref="System.ArgumentNullException">Set to null (thrown by the <see cref="Scheduler"/> constructor).</exception>
+    public TimeProvider TimeProvider { get; init; } = TimeProvider.System;
 }

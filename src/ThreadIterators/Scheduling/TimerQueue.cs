@@ -6,73 +6,369 @@ using System.Threading;
 namespace ThreadIterators;
 
 /// <summary>
-/// Sleeping green threads ordered by deadline, and one OS thread (started on the first sleep) that makes them ready
-/// in deadline order. With nothing to wake it blocks without a timeout, so an idle scheduler costs no CPU.
+/// A scheduler's pending deadlines (<see cref="TimerEntry"/>), all in the time of its <see cref="TimeProvider"/>, and
+/// what fires them when they fall due. One per scheduler (<see cref="Scheduler.Timers"/>).
 /// </summary>
-/// <remarks>Any thread; state guarded by locking <see cref="_sleepers"/>.</remarks>
+/// <remarks>
+/// <para>
+/// <b>Threads.</b> <see cref="Schedule"/>, <see cref="Cancel"/>, <see cref="Now"/> and <see cref="DeadlineAfter"/>:
+/// any thread. The heap is guarded by one lock (<see cref="_lock"/>), held for a sift and no more; entries fire in
+/// batches taken under the lock and fired outside it, by one thread at a time (the firer). With
+/// <see cref="TimeProvider.System"/> the firer is the queue's own OS thread, started by the first schedule; with any
+/// other provider it is whatever thread the provider's <see cref="ITimer"/> calls back on (for a fake provider, the
+/// thread that advances its clock).
+/// </para>
+/// <para>
+/// <b>Order.</b> Entries fire in deadline order; equal deadlines fire in the order they were scheduled (a move counts
+/// as a new schedule). An entry fires after its deadline by the provider's clock, never before: deadlines are rounded
+/// up (<see cref="DeadlineAfter"/>) and a batch takes only entries whose deadline is at most the clock read under the
+/// lock. After <see cref="Cancel"/> returns true the entry does not fire for that schedule; after it returns false
+/// because firing is under way, <see cref="TimerEntry.Fire"/> may still be running on the firer, and the caller's own
+/// protocol must absorb it.
+/// </para>
+/// <para>
+/// <b>Why a heap.</b> A 4-ary min-heap of (deadline, sequence, entry) slots, each entry keeping its slot's index, so
+/// <see cref="Schedule"/>, a move and <see cref="Cancel"/> are O(log n) and a cancel needs no search or tombstone. A
+/// hierarchical timing wheel (Tokio, Netty, Kafka) would make them O(1), but it rounds deadlines to its tick and
+/// cascades entries between levels; it pays off with millions of short timeouts scheduled and cancelled per second.
+/// Here the common case is a timeout cancelled soon after it was scheduled, whose slot is near the heap's bottom, and
+/// a deadline later than all others, which sifts up one comparison or none; a heap also keeps exact provider ticks, so
+/// a fake clock advanced by one tick fires exactly what is due. Four children per node halve the depth of a binary
+/// heap (10 levels for a million entries) and keep a node's children on one or two cache lines. Keys live in the
+/// array (<see cref="TimerNode"/>), so a sift reads no entry it passes over. Memory: 24 bytes of array per pending
+/// entry (up to twice that while the array has room to grow), plus the entry itself.
+/// </para>
+/// <para>
+/// <b>Disposal.</b> <see cref="Dispose"/> forgets every pending entry (none of them fires), waits for a batch being
+/// fired on another thread to stop, disposes the provider's timer and joins the queue's own thread: no
+/// <see cref="TimerEntry.Fire"/> runs after it returns, unless it was called from inside one. A schedule after disposal
+/// does nothing.
+/// </para>
+/// </remarks>
 internal sealed class TimerQueue : IDisposable
 {
-    /// <summary>The scheduler whose threads sleep here.</summary>
-    private readonly Scheduler _scheduler;
+    /// <summary>Children per heap node; see "Why a heap" above.</summary>
+    private const int Arity = 4;
 
-    /// <summary>Sleepers by deadline, ties broken by arrival.</summary>
-    private readonly PriorityQueue<GreenThread, (long Deadline, long Sequence)> _sleepers = new();
+    /// <summary>
+    /// Most entries a batch takes under the lock, so a million entries falling due at once do not hold schedules and
+    /// cancels off for the whole pop. Guessed.
+    /// </summary>
+    private const int MaxBatch = 1024;
 
-    /// <summary>The OS thread that wakes sleepers.</summary>
-    private readonly Thread _thread;
+    /// <summary>The heap array's smallest size once it exists, and the size below which it never shrinks. Guessed.</summary>
+    private const int MinCapacity = 16;
 
-    /// <summary>Arrival counter for ties.</summary>
+    /// <summary>
+    /// The longest a provider's <see cref="ITimer"/> is armed for at once; a later deadline re-arms when it fires.
+    /// <see cref="System.Threading.Timer"/> and FakeTimeProvider both refuse more than about 49.7 days.
+    /// </summary>
+    private static readonly TimeSpan MaxArm = TimeSpan.FromMilliseconds(int.MaxValue);
+
+    /// <summary>
+    /// The queue whose <see cref="ITimer.Change"/> this OS thread is inside, if any. A provider may call the timer
+    /// back synchronously from <c>Change</c> (FakeTimeProvider does when the due time is zero, or when another thread
+    /// advanced its clock meanwhile); that callback must not fire entries on a thread that is scheduling one, perhaps
+    /// under its own caller's lock, so it goes to the thread pool instead.
+    /// </summary>
+    [ThreadStatic]
+    private static TimerQueue? t_arming;
+
+    /// <summary>Where all of this queue's time comes from.</summary>
+    private readonly TimeProvider _provider;
+
+    /// <summary>The provider's timestamp units per second, read once: a provider's frequency does not change.</summary>
+    private readonly long _frequency;
+
+    /// <summary>Timestamp units per <see cref="TimeSpan"/> tick when that is a whole number (1 for 10 MHz, 100 for 1 GHz), else 0.</summary>
+    private readonly long _unitsPerTick;
+
+    /// <summary>
+    /// True for <see cref="TimeProvider.System"/>: the queue fires from its own OS thread, not from
+    /// <see cref="TimeProvider.CreateTimer"/>, whose callbacks run on the thread pool, which blocking calls in user
+    /// code (<c>Thread.Sleep</c>, synchronous I/O, sync-over-async) can starve for seconds, and every sleep would be as
+    /// late as that.
+    /// </summary>
+    private readonly bool _ownThread;
+
+    /// <summary>Guards the heap, the firer and the disposal flag; the monitor the queue's own thread waits on.</summary>
+    private readonly object _lock = new();
+
+    /// <summary>Serializes arming the provider's timer, so the last <see cref="ITimer.Change"/> made is for the earliest deadline read last.</summary>
+    private readonly object _armLock = new();
+
+    /// <summary>The batch being fired; only the firer touches it.</summary>
+    private readonly List<TimerEntry> _batch = [];
+
+    /// <summary>Pending entries, a 4-ary min-heap in <c>[0, _count)</c>. Guarded by <see cref="_lock"/>.</summary>
+    private TimerNode[] _heap = [];
+
+    /// <summary>How many entries are pending. Guarded by <see cref="_lock"/>.</summary>
+    private int _count;
+
+    /// <summary>Schedules made so far, for each node's <see cref="TimerNode.Sequence"/>. Guarded by <see cref="_lock"/>.</summary>
     private long _sequence;
 
-    /// <summary>Set by <see cref="Dispose"/>.</summary>
-    private bool _disposed;
+    /// <summary>Set once, under <see cref="_lock"/>, by <see cref="Dispose"/>; read without it by the firer between entries.</summary>
+    private volatile bool _disposed;
 
-    internal TimerQueue(Scheduler scheduler)
+    /// <summary>The thread firing a batch, or null. Guarded by <see cref="_lock"/>.</summary>
+    private Thread? _firer;
+
+    /// <summary>With <see cref="TimeProvider.System"/>, the queue's own OS thread once started. Guarded by <see cref="_lock"/>.</summary>
+    private Thread? _thread;
+
+    /// <summary>
+    /// With <see cref="TimeProvider.System"/>: the queue's thread looks at the heap again by this timestamp without
+    /// being pulsed, so a schedule pulses it only for an earlier deadline; <see cref="long.MaxValue"/> while it waits
+    /// without a timeout, <see cref="long.MinValue"/> while it fires (it looks again after the batch). Guarded by
+    /// <see cref="_lock"/>.
+    /// </summary>
+    private long _threadLooksBy = long.MaxValue;
+
+    /// <summary>
+    /// Set when the provider's timer called back from inside <see cref="Arm"/>'s own <see cref="ITimer.Change"/>, on the
+    /// arming thread; Arm then arms again. Guarded by <see cref="_armLock"/>.
+    /// </summary>
+    private bool _calledBackWhileArming;
+
+    /// <summary>With another provider, its timer, made by the first arming. Guarded by <see cref="_armLock"/>.</summary>
+    private ITimer? _timer;
+
+    /// <summary>
+    /// With another provider: a callback of its timer comes by this timestamp (the timer is armed for it, or a callback
+    /// for an earlier arming is under way and re-arms), so a schedule arms only for an earlier deadline;
+    /// <see cref="long.MaxValue"/> when none is owed. Written under <see cref="_armLock"/> before each
+    /// <see cref="ITimer.Change"/>; read under <see cref="_lock"/> by <see cref="Schedule"/>.
+    /// </summary>
+    private long _armedFor = long.MaxValue;
+
+    /// <summary>Initializes a queue on <paramref name="provider"/>'s time; it starts no thread and makes no timer until the first schedule.</summary>
+    internal TimerQueue(TimeProvider provider)
     {
-        _scheduler = scheduler;
-        _thread = new Thread(Run) { IsBackground = true, Name = "ThreadIterators timer" };
+        _provider = provider;
+        _frequency = provider.TimestampFrequency;
+        _unitsPerTick = _frequency % TimeSpan.TicksPerSecond == 0 ? _frequency / TimeSpan.TicksPerSecond : 0;
+        _ownThread = ReferenceEquals(provider, TimeProvider.System);
     }
 
-    /// <summary>Gets the <see cref="Stopwatch"/> timestamp <paramref name="duration"/> from now.</summary>
-    internal static long DeadlineAfter(TimeSpan duration)
+    /// <summary>Gets the provider's current timestamp: the time deadlines are measured in.</summary>
+    internal long Now => _ownThread ? Stopwatch.GetTimestamp() : _provider.GetTimestamp();
+
+    /// <summary>
+    /// Gets the deadline <paramref name="duration"/> from <see cref="Now"/>, in the provider's timestamp units, rounded
+    /// up so nothing fires early; saturates at <see cref="long.MaxValue"/>. A negative duration counts as zero.
+    /// </summary>
+    internal long DeadlineAfter(TimeSpan duration)
     {
-        var ticks = (long)Math.Ceiling(duration.TotalSeconds * Stopwatch.Frequency);
-        return Stopwatch.GetTimestamp() + ticks;
+        var units = UnitsOf(duration.Ticks);
+        var now = Now;
+        return units > long.MaxValue - now ? long.MaxValue : now + units;
     }
 
-    /// <summary>Starts the timer thread; once, by the scheduler that created this queue.</summary>
-    internal void Start() => _thread.Start();
-
-    internal void Add(long deadline, GreenThread thread)
+    /// <summary>
+    /// Schedules <paramref name="entry"/> to fire once <see cref="Now"/> reaches <paramref name="deadline"/>; moves it
+    /// there if it is pending already. Any thread; never fires anything on the calling thread. Does nothing once the
+    /// queue is disposed.
+    /// </summary>
+    internal void Schedule(TimerEntry entry, long deadline)
     {
-        lock (_sleepers)
+        var arm = false;
+        lock (_lock)
         {
-            _sleepers.Enqueue(thread, (deadline, _sequence++));
-            if (_sleepers.Peek() == thread)
+            if (_disposed)
             {
-                Monitor.Pulse(_sleepers);
+                return;
+            }
+
+            var node = new TimerNode { Deadline = deadline, Sequence = _sequence++, Entry = entry };
+            var index = entry.HeapIndex;
+            if (index >= 0)
+            {
+                AssertPendingHere(entry);
+
+                // A move: the new sequence is the largest, so the node goes up only for an earlier deadline.
+                var earlier = deadline < _heap[index].Deadline;
+                _heap[index] = node;
+                if (earlier)
+                {
+                    SiftUp(index);
+                }
+                else
+                {
+                    SiftDown(index);
+                }
+            }
+            else
+            {
+#if DEBUG
+                Debug.Assert(entry.Owner is null, $"A timer entry ({entry}) was scheduled in a second queue while pending in another.");
+                entry.Owner = this;
+#endif
+                if (_count == _heap.Length)
+                {
+                    Resize(Math.Max(MinCapacity, _heap.Length * 2));
+                }
+
+                _heap[_count] = node;
+                SiftUp(_count++);
+            }
+
+            if (entry.HeapIndex == 0)
+            {
+                if (_ownThread)
+                {
+                    WakeThreadFor(deadline);
+                }
+                else
+                {
+                    // Read under the lock, after the insertion: see _armedFor.
+                    arm = deadline < Volatile.Read(ref _armedFor);
+                }
             }
         }
+
+        if (arm)
+        {
+            Arm();
+        }
     }
 
-    public void Dispose()
+    /// <summary>
+    /// Cancels <paramref name="entry"/>. Any thread. Returns true if it was pending and now will not fire; false if it
+    /// was not pending (never scheduled, already fired, cancelled, or its <see cref="TimerEntry.Fire"/> under way).
+    /// </summary>
+    /// <remarks>Never re-arms: a wake-up left for a cancelled head finds nothing due and arms for the next deadline.</remarks>
+    internal bool Cancel(TimerEntry entry)
     {
-        lock (_sleepers)
+        // Not pending as far as this thread can see: the cancel comes before any schedule it has not seen.
+        if (!entry.IsPending)
         {
-            _disposed = true;
-            _sleepers.Clear();
-            Monitor.Pulse(_sleepers);
+            return false;
         }
 
-        _thread.Join();
+        lock (_lock)
+        {
+            var index = entry.HeapIndex;
+            if (index < 0)
+            {
+                return false;
+            }
+
+            AssertPendingHere(entry);
+            RemoveAt(index);
+            ShrinkIfSparse();
+            return true;
+        }
     }
 
+    /// <summary>
+    /// Forgets every pending entry, stops firing, and releases the thread or timer; see "Disposal" in the remarks.
+    /// Any thread; idempotent.
+    /// </summary>
+    public void Dispose()
+    {
+        Thread? thread;
+        lock (_lock)
+        {
+            if (_disposed)
+            {
+                return;
+            }
+
+            _disposed = true;
+            for (var i = 0; i < _count; i++)
+            {
+                var entry = _heap[i].Entry;
+                entry.HeapIndex = -1;
+#if DEBUG
+                entry.Owner = null;
+#endif
+            }
+
+            _heap = [];
+            _count = 0;
+
+            // Wakes the queue's own thread, and nobody else: the firer does not wait on this monitor.
+            Monitor.PulseAll(_lock);
+
+            // A batch fired on another thread stops at its next entry (it reads _disposed before each); wait for that.
+            // A dispose from inside Fire cannot wait for itself.
+            while (_firer is not null && _firer != Thread.CurrentThread)
+            {
+                Monitor.Wait(_lock);
+            }
+
+            thread = _thread;
+        }
+
+        lock (_armLock)
+        {
+            // An arming under way has finished (it holds this lock across Change); the heap is empty, so none comes.
+            _timer?.Dispose();
+            _timer = null;
+        }
+
+        if (thread is not null && thread != Thread.CurrentThread)
+        {
+            thread.Join();
+        }
+    }
+
+    /// <summary>Converts a <see cref="TimeSpan"/> tick count to timestamp units, rounded up; negative gives 0, overflow saturates.</summary>
+    private long UnitsOf(long ticks)
+    {
+        if (ticks <= 0)
+        {
+            return 0;
+        }
+
+        if (_unitsPerTick != 0)
+        {
+            return ticks > long.MaxValue / _unitsPerTick ? long.MaxValue : ticks * _unitsPerTick;
+        }
+
+        var product = (Int128)ticks * _frequency;
+        var units = (product + (TimeSpan.TicksPerSecond - 1)) / TimeSpan.TicksPerSecond;
+        return units > long.MaxValue ? long.MaxValue : (long)units;
+    }
+
+    /// <summary>Converts timestamp units to <see cref="TimeSpan"/> ticks, rounded up, so a wait never ends early.</summary>
+    private long TicksOf(long units)
+    {
+        if (_unitsPerTick != 0)
+        {
+            return (units / _unitsPerTick) + (units % _unitsPerTick == 0 ? 0 : 1);
+        }
+
+        var product = (Int128)units * TimeSpan.TicksPerSecond;
+        var ticks = (product + (_frequency - 1)) / _frequency;
+        return ticks > long.MaxValue ? long.MaxValue : (long)ticks;
+    }
+
+    /// <summary>Under the lock, with the system clock: starts the queue's thread, or pulses it if it would look too late for <paramref name="deadline"/>.</summary>
+    private void WakeThreadFor(long deadline)
+    {
+        if (_thread is null)
+        {
+            // A dedicated thread rather than the thread pool: see _ownThread. Background, so it never keeps the process alive.
+            _thread = new Thread(Run) { IsBackground = true, Name = "ThreadIterators timer" };
+            _thread.Start();
+        }
+
+        if (deadline < _threadLooksBy)
+        {
+            _threadLooksBy = deadline;
+            Monitor.Pulse(_lock);
+        }
+    }
+
+    /// <summary>With the system clock: the queue's own thread. Waits for the earliest deadline (without a timeout while nothing is pending), fires, repeats.</summary>
     private void Run()
     {
-        var due = new List<GreenThread>();
         while (true)
         {
-            lock (_sleepers)
+            lock (_lock)
             {
                 while (true)
                 {
@@ -81,38 +377,358 @@ internal sealed class TimerQueue : IDisposable
                         return;
                     }
 
-                    if (_sleepers.TryPeek(out _, out var first))
-                    {
-                        var wait = Stopwatch.GetElapsedTime(Stopwatch.GetTimestamp(), first.Deadline);
-                        if (wait <= TimeSpan.Zero)
-                        {
-                            break;
-                        }
+                    var now = Stopwatch.GetTimestamp();
+                    var target = _count > 0 ? _heap[0].Deadline : long.MaxValue;
 
-                        // Monitor.Wait rounds down to whole milliseconds; round up so no sleeper wakes early. Sleeps are
-                        // at most Event.MaxSleep, so this fits an int.
-                        Monitor.Wait(_sleepers, (int)Math.Min(int.MaxValue, Math.Ceiling(wait.TotalMilliseconds)));
+                    // A schedule skipped its pulse because this thread promised to look by _threadLooksBy; keep the
+                    // promise even if that entry was cancelled since, so schedules for later deadlines still need none.
+                    if (_threadLooksBy > now && _threadLooksBy < target)
+                    {
+                        target = _threadLooksBy;
+                    }
+
+                    if (target <= now)
+                    {
+                        break;
+                    }
+
+                    _threadLooksBy = target;
+                    if (target == long.MaxValue)
+                    {
+                        Monitor.Wait(_lock);
                     }
                     else
                     {
-                        Monitor.Wait(_sleepers);
+                        // Monitor.Wait takes whole milliseconds: round up, so the thread wakes at or after the deadline.
+                        var milliseconds = (TicksOf(target - now) + (TimeSpan.TicksPerMillisecond - 1)) / TimeSpan.TicksPerMillisecond;
+                        Monitor.Wait(_lock, (int)Math.Min(milliseconds, int.MaxValue));
                     }
                 }
 
-                var now = Stopwatch.GetTimestamp();
-                while (_sleepers.TryPeek(out var thread, out var key) && key.Deadline <= now)
+                _threadLooksBy = long.MinValue;
+            }
+
+            FireDue();
+        }
+    }
+
+    /// <summary>
+    /// With another provider: arms its timer for the earliest deadline, unless a callback already comes by then.
+    /// Never under <see cref="_lock"/> (the provider may call back synchronously, or take its own locks).
+    /// </summary>
+    private void Arm()
+    {
+        lock (_armLock)
+        {
+            long earliest;
+            lock (_lock)
+            {
+                if (_count == 0)
                 {
-                    _sleepers.Dequeue();
-                    due.Add(thread);
+                    return;
+                }
+
+                earliest = _heap[0].Deadline;
+            }
+
+            if (earliest >= _armedFor)
+            {
+                return;
+            }
+
+            var now = Now;
+            var units = earliest - now;
+            TimeSpan due;
+            if (units <= 0)
+            {
+                due = TimeSpan.Zero;
+                _armedFor = earliest;
+            }
+            else
+            {
+                var ticks = TicksOf(units);
+                if (ticks > MaxArm.Ticks)
+                {
+                    // The callback comes after MaxArm, finds nothing due, and arms again. Saying it comes at the
+                    // deadline would be wrong: an earlier deadline scheduled meanwhile must arm.
+                    due = MaxArm;
+                    _armedFor = now + UnitsOf(MaxArm.Ticks);
+                }
+                else
+                {
+                    due = TimeSpan.FromTicks(ticks);
+                    _armedFor = earliest;
                 }
             }
 
-            foreach (var thread in due)
+            // Set before Change, under this lock: a schedule that reads it and skips arming is then sure of a callback.
+            _timer ??= CreateTimer();
+            t_arming = this;
+            try
             {
-                _scheduler.Ready(thread);
+                _timer.Change(due, Timeout.InfiniteTimeSpan);
+                while (_calledBackWhileArming)
+                {
+                    // The provider called back from inside Change (the deadline had passed by its clock), and the
+                    // callback went to the thread pool, which blocked threads may starve (in tests, a test thread
+                    // joining others is enough). Arm one tick out as well, so the provider's next tick fires it too.
+                    _calledBackWhileArming = false;
+                    _armedFor = Now + UnitsOf(1);
+                    _timer.Change(TimeSpan.FromTicks(1), Timeout.InfiniteTimeSpan);
+                }
+            }
+            finally
+            {
+                t_arming = null;
+            }
+        }
+    }
+
+    /// <summary>Makes the provider's timer, unarmed; without flowing the caller's execution context into it for good.</summary>
+    private ITimer CreateTimer()
+    {
+        var suppressed = !ExecutionContext.IsFlowSuppressed();
+        if (suppressed)
+        {
+            ExecutionContext.SuppressFlow();
+        }
+
+        try
+        {
+            return _provider.CreateTimer(static state => ((TimerQueue)state!).OnTimer(), this, Timeout.InfiniteTimeSpan, Timeout.InfiniteTimeSpan);
+        }
+        finally
+        {
+            if (suppressed)
+            {
+                ExecutionContext.RestoreFlow();
+            }
+        }
+    }
+
+    /// <summary>The provider's timer callback: fires what is due and arms for the next deadline.</summary>
+    private void OnTimer()
+    {
+        if (t_arming == this)
+        {
+            // Called back from inside Change, on a thread that is scheduling: see t_arming. This thread holds the
+            // arm lock (Arm is below on its stack), so the flag is written under it.
+            _calledBackWhileArming = true;
+            ThreadPool.UnsafeQueueUserWorkItem(static queue => queue.OnTimer(), this, preferLocal: false);
+            return;
+        }
+
+        lock (_armLock)
+        {
+            // The one-shot timer is spent (or a later arming is, and this resets to a needless re-arm at worst).
+            _armedFor = long.MaxValue;
+        }
+
+        // A thread already firing arms when it is done (every firer is a callback that ends here); arming now, for a
+        // head it is about to fire, would call back at once, find it still busy, and spin.
+        if (FireDue())
+        {
+            Arm();
+        }
+    }
+
+    /// <summary>
+    /// Fires every entry due by the clock, in batches taken under the lock and fired outside it, until none is due.
+    /// If another thread is firing, returns false at once: that firer reads the clock again after its batch.
+    /// </summary>
+    /// <returns>True if this thread was the firer; false if another was, or the queue is disposed.</returns>
+    private bool FireDue()
+    {
+        lock (_lock)
+        {
+            if (_firer is not null || _disposed)
+            {
+                return false;
             }
 
-            due.Clear();
+            _firer = Thread.CurrentThread;
         }
+
+        var batch = _batch;
+        var finished = false;
+        try
+        {
+            while (true)
+            {
+                lock (_lock)
+                {
+                    if (!_disposed)
+                    {
+                        TakeDue(Now, batch);
+                    }
+
+                    if (batch.Count == 0)
+                    {
+                        // In the same lock as the look that found nothing, so a thread that saw this firer busy was seen.
+                        LeaveFiring();
+                        finished = true;
+                        return true;
+                    }
+                }
+
+                foreach (var entry in batch)
+                {
+                    if (_disposed)
+                    {
+                        break;
+                    }
+
+                    entry.Fire();
+                }
+
+                batch.Clear();
+            }
+        }
+        finally
+        {
+            if (!finished)
+            {
+                // Fire threw: a runtime bug, which propagates; the rest of the batch is lost, but disposal must not hang.
+                batch.Clear();
+                lock (_lock)
+                {
+                    LeaveFiring();
+                }
+            }
+        }
+    }
+
+    /// <summary>Under the lock: this thread stops firing; a disposal waiting for that goes on.</summary>
+    private void LeaveFiring()
+    {
+        _firer = null;
+        if (_disposed)
+        {
+            Monitor.PulseAll(_lock);
+        }
+    }
+
+    /// <summary>Under the lock: moves up to <see cref="MaxBatch"/> entries due by <paramref name="now"/> into <paramref name="batch"/>, earliest first.</summary>
+    private void TakeDue(long now, List<TimerEntry> batch)
+    {
+        while (_count > 0 && _heap[0].Deadline <= now && batch.Count < MaxBatch)
+        {
+            batch.Add(_heap[0].Entry);
+            RemoveAt(0);
+        }
+
+        ShrinkIfSparse();
+    }
+
+    /// <summary>Under the lock: removes the node at <paramref name="index"/>, marking its entry not pending.</summary>
+    private void RemoveAt(int index)
+    {
+        var entry = _heap[index].Entry;
+        entry.HeapIndex = -1;
+#if DEBUG
+        entry.Owner = null;
+#endif
+        var last = --_count;
+        if (index == last)
+        {
+            _heap[last] = default;
+            return;
+        }
+
+        _heap[index] = _heap[last];
+        _heap[last] = default;
+        if (index > 0 && _heap[index].Precedes(_heap[(index - 1) / Arity]))
+        {
+            SiftUp(index);
+        }
+        else
+        {
+            SiftDown(index);
+        }
+    }
+
+    /// <summary>Under the lock: moves the node at <paramref name="index"/> up to its place, updating each moved entry's index.</summary>
+    private void SiftUp(int index)
+    {
+        var heap = _heap;
+        var node = heap[index];
+        while (index > 0)
+        {
+            var parent = (index - 1) / Arity;
+            if (!node.Precedes(heap[parent]))
+            {
+                break;
+            }
+
+            heap[index] = heap[parent];
+            heap[index].Entry.HeapIndex = index;
+            index = parent;
+        }
+
+        heap[index] = node;
+        node.Entry.HeapIndex = index;
+    }
+
+    /// <summary>Under the lock: moves the node at <paramref name="index"/> down to its place, updating each moved entry's index.</summary>
+    private void SiftDown(int index)
+    {
+        var heap = _heap;
+        var count = _count;
+        var node = heap[index];
+        while (true)
+        {
+            var first = (index * Arity) + 1;
+            if (first >= count)
+            {
+                break;
+            }
+
+            var best = first;
+            var end = Math.Min(first + Arity, count);
+            for (var child = first + 1; child < end; child++)
+            {
+                if (heap[child].Precedes(heap[best]))
+                {
+                    best = child;
+                }
+            }
+
+            if (!heap[best].Precedes(node))
+            {
+                break;
+            }
+
+            heap[index] = heap[best];
+            heap[index].Entry.HeapIndex = index;
+            index = best;
+        }
+
+        heap[index] = node;
+        node.Entry.HeapIndex = index;
+    }
+
+    /// <summary>Under the lock: halves the array when a quarter of it is used, so a burst of timers does not keep its memory.</summary>
+    private void ShrinkIfSparse()
+    {
+        if (_heap.Length > MinCapacity && _count < _heap.Length / 4)
+        {
+            Resize(Math.Max(MinCapacity, _heap.Length / 2));
+        }
+    }
+
+    /// <summary>Under the lock: moves the heap to an array of <paramref name="capacity"/> slots.</summary>
+    private void Resize(int capacity)
+    {
+        var heap = new TimerNode[capacity];
+        Array.Copy(_heap, heap, _count);
+        _heap = heap;
+    }
+
+    /// <summary>Under the lock, DEBUG only: a pending entry is in this queue's heap where its index says.</summary>
+    [Conditional("DEBUG")]
+    private void AssertPendingHere(TimerEntry entry)
+    {
+        var index = entry.HeapIndex;
+        Debug.Assert(index < _count && ReferenceEquals(_heap[index].Entry, entry), $"A timer entry ({entry}) is pending in another queue, or its heap index {index} is stale.");
     }
 }

@@ -3,6 +3,7 @@ using System.Collections.Concurrent;
 using System.Collections.Generic;
 using System.Diagnostics;
 using System.Threading;
+using Microsoft.Extensions.Time.Testing;
 using ThreadIterators;
 
 namespace ThreadIterators.Tests;
@@ -18,6 +19,9 @@ public abstract class SchedulerContract : IDisposable
     protected static readonly TimeSpan Timeout = Waiting.Timeout;
 
     private readonly ConcurrentQueue<UnobservedFaultEventArgs> _unobserved = new();
+
+    /// <summary>Schedulers made by <see cref="CreateSchedulerWithFakeTime"/>, disposed with the test.</summary>
+    private readonly ConcurrentQueue<Scheduler> _extraSchedulers = new();
 
     protected SchedulerContract()
     {
@@ -42,12 +46,33 @@ public abstract class SchedulerContract : IDisposable
     public void Dispose()
     {
         Scheduler.Dispose();
+        foreach (var scheduler in _extraSchedulers)
+        {
+            scheduler.Dispose();
+        }
+
         GC.SuppressFinalize(this);
         if (!ExpectUnobservedFaults && !_unobserved.IsEmpty)
         {
             _unobserved.TryPeek(out var first);
             Assert.Fail($"{_unobserved.Count} unobserved fault(s); the first in {first!.Thread}: {first.Exception}");
         }
+    }
+
+    /// <summary>
+    /// Makes a scheduler of this configuration whose time is <paramref name="clock"/>, a FakeTimeProvider that stands
+    /// still until the test calls <c>clock.Advance</c>; disposed, and checked for unobserved faults, with the test.
+    /// Advancing fires every deadline it passes (sleeps, timeouts) on the calling thread before it returns, provided
+    /// the timer queue is not being armed meanwhile: after the green threads have parked, wait for
+    /// <see cref="Probe.TimersSettled"/> (it counts the pending deadlines and waits out an arming), then advance.
+    /// </summary>
+    protected Scheduler CreateSchedulerWithFakeTime(out FakeTimeProvider clock)
+    {
+        clock = new FakeTimeProvider();
+        var scheduler = new Scheduler(new SchedulerOptions { WorkerCount = WorkerCount, Policy = Policy, TimeProvider = clock });
+        scheduler.UnobservedFault += (_, e) => _unobserved.Enqueue(e);
+        _extraSchedulers.Enqueue(scheduler);
+        return scheduler;
     }
 
     /// <summary>Spawns a thread and waits for it, failing loudly on timeout.</summary>

@@ -90,6 +90,73 @@ internal static class Probe
         return count;
     }
 
+    /// <summary>Gets the number of deadlines pending in a timer queue.</summary>
+    internal static int PendingTimers(TimerQueue timers)
+    {
+        lock (TimerQueueFields.Lock(timers))
+        {
+            return TimerQueueFields.Count(timers);
+        }
+    }
+
+    /// <summary>Gets the number of deadlines pending in a scheduler's timer queue (sleeps, timeouts).</summary>
+    internal static int PendingTimers(Scheduler scheduler) => PendingTimers(scheduler.Timers);
+
+    /// <summary>
+    /// Gets a value indicating whether a timer queue holds exactly <paramref name="pending"/> deadlines and is at rest:
+    /// no arming of its provider's timer under way, and the timer armed to call back by the earliest deadline. Then a
+    /// fake clock's advance fires what it passes before it returns. (With the system clock, the first half alone.)
+    /// </summary>
+    internal static bool TimersSettled(TimerQueue timers, int pending)
+    {
+        // The queue holds its arm lock across ITimer.Change, so taking it waits out an arming.
+        lock (TimerQueueFields.ArmLock(timers))
+        {
+            lock (TimerQueueFields.Lock(timers))
+            {
+                var count = TimerQueueFields.Count(timers);
+                return count == pending
+                    && (count == 0 || TimerQueueFields.OwnThread(timers) || TimerQueueFields.ArmedFor(timers) <= TimerQueueFields.Heap(timers)[0].Deadline);
+            }
+        }
+    }
+
+    /// <summary>As <see cref="TimersSettled(TimerQueue, int)"/>, for a scheduler's timer queue.</summary>
+    internal static bool TimersSettled(Scheduler scheduler, int pending) => TimersSettled(scheduler.Timers, pending);
+
+    /// <summary>Gets the timer queue's own OS thread (system clock), if it was started.</summary>
+    internal static Thread? TimerThread(TimerQueue timers)
+    {
+        lock (TimerQueueFields.Lock(timers))
+        {
+            return TimerQueueFields.Thread(timers);
+        }
+    }
+
+    private static class TimerQueueFields
+    {
+        [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_lock")]
+        internal static extern ref object Lock(TimerQueue timers);
+
+        [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_armLock")]
+        internal static extern ref object ArmLock(TimerQueue timers);
+
+        [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_count")]
+        internal static extern ref int Count(TimerQueue timers);
+
+        [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_heap")]
+        internal static extern ref TimerNode[] Heap(TimerQueue timers);
+
+        [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_armedFor")]
+        internal static extern ref long ArmedFor(TimerQueue timers);
+
+        [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_ownThread")]
+        internal static extern ref bool OwnThread(TimerQueue timers);
+
+        [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_thread")]
+        internal static extern ref Thread? Thread(TimerQueue timers);
+    }
+
     private static class MailboxFields<T>
     {
         [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_tail")]
