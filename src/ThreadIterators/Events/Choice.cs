@@ -101,6 +101,9 @@ public sealed class Choice : Event
     /// <summary>The position in <see cref="_order"/> the next wait starts at. Owner only.</summary>
     private int _next;
 
+    /// <summary>The event this choice does the work of, if it is not used on its own (a <see cref="TimedEvent{TEvent}"/>); messages name it.</summary>
+    private Event? _wrapper;
+
     /// <summary>Initializes a choice among <paramref name="branches"/>.</summary>
     /// <param name="branches">The events to wait on, 1 to <see cref="MaxBranches"/>, each at most once.</param>
     /// <exception cref="ArgumentNullException"><paramref name="branches"/> or one of them is null.</exception>
@@ -162,8 +165,18 @@ public sealed class Choice : Event
     /// <inheritdoc/>
     internal override string? NotChoosableBecause => "choices do not nest; list its branches in the outer choice instead";
 
+    /// <summary>Gets a value indicating whether wait <paramref name="generation"/> is still on, with no branch chosen yet. Any thread.</summary>
+    internal bool IsWaiting(long generation)
+    {
+        var state = Volatile.Read(ref _state);
+        return state >> GenerationShift == generation && (state & ChosenMask) == 0;
+    }
+
     /// <inheritdoc/>
-    public override string ToString() => $"Choice({string.Join(", ", (IEnumerable<Event>)_branches)})";
+    public override string ToString() => _wrapper?.ToString() ?? $"Choice({string.Join(", ", (IEnumerable<Event>)_branches)})";
+
+    /// <summary>Makes the choice speak of <paramref name="wrapper"/>, whose work it does, in its messages.</summary>
+    internal void DoesTheWorkOf(Event wrapper) => _wrapper = wrapper;
 
     /// <summary>
     /// Chooses branch <paramref name="index"/> for wait <paramref name="generation"/>, unless that wait is over or

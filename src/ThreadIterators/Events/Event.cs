@@ -165,7 +165,10 @@ public abstract class Event
     public static TimeSpan MaxSleep { get; } = TimeSpan.FromMilliseconds(int.MaxValue);
 
     /// <summary>Creates an event that resumes the yielding green thread once <paramref name="duration"/> has passed.</summary>
-    /// <param name="duration">How long to sleep, counted from the moment the event is yielded. Zero behaves like <see cref="Yield"/>.</param>
+    /// <param name="duration">
+    /// How long to sleep, counted from the moment the event is yielded. Zero behaves like <see cref="Yield"/>, and as
+    /// a branch of a <see cref="Choice"/> completes at once unless another branch can.
+    /// </param>
     /// <returns>A new event; yield it from a green thread.</returns>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="duration"/> is negative or longer than <see cref="MaxSleep"/>.</exception>
     public static Event Sleep(TimeSpan duration)
@@ -175,7 +178,7 @@ public abstract class Event
             throw new ArgumentOutOfRangeException(nameof(duration), duration, $"A sleep must last from zero to {MaxSleep.TotalDays:F1} days; to wait longer, wait on a mailbox or a thread instead.");
         }
 
-        return duration == TimeSpan.Zero ? Yield : new SleepEvent(duration);
+        return new SleepEvent(duration);
     }
 
     /// <summary>
