@@ -159,6 +159,13 @@ public sealed class Choice : Event
     /// <summary>Gets the branch that completed the last wait, or null before any has.</summary>
     public Event? Chosen => Index < 0 ? null : _branches[Index];
 
+    /// <summary>
+    /// Gets a value indicating whether the current wait goes on from the same yield as the one before, whose chosen
+    /// branch could not complete after all (another receiver took the message): a time branch keeps its deadline.
+    /// Owner only.
+    /// </summary>
+    internal bool WaitingAgain { get; private set; }
+
     /// <summary>Gets the generation of the current (or last) wait; for wakers whose registration cannot outlive it.</summary>
     internal long CurrentGeneration => Volatile.Read(ref _generation);
 
@@ -221,13 +228,13 @@ public sealed class Choice : Event
             Bind(thread);
         }
 
-        return Wait(thread);
+        return Wait(thread, again: false);
     }
 
     internal override EventOutcome Resume(GreenThread thread, Worker worker)
     {
         var outcome = Resolve(thread);
-        return outcome == EventOutcome.Parked ? Wait(thread) : outcome;
+        return outcome == EventOutcome.Parked ? Wait(thread, again: true) : outcome;
     }
 
     internal override void Abandon(GreenThread thread)
@@ -253,11 +260,16 @@ public sealed class Choice : Event
         }
     }
 
-    /// <summary>Looks at every branch, then registers with each and parks; or completes the first that could.</summary>
-    private EventOutcome Wait(GreenThread thread)
+    /// <summary>
+    /// Looks at every branch, then registers with each and parks; or completes the first that could.
+    /// <paramref name="again"/>: the chosen branch could not complete after all, and this is the same yield waiting on.
+    /// </summary>
+    private EventOutcome Wait(GreenThread thread, bool again)
     {
         while (true)
         {
+            WaitingAgain = again;
+            again = true;
             var start = _next;
             _next = start + 1 >= _rotating ? 0 : start + 1;
             for (var k = 0; k < _order.Length; k++)

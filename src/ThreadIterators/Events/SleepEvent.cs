@@ -70,8 +70,10 @@ internal sealed class SleepEvent : Event
             return true;
         }
 
+        // A wait that goes on from the same yield (its chosen branch lost what it was woken for) keeps the deadline:
+        // a timeout bounds the whole wait of one yield.
         var timer = branch.Timer ??= new TimeBranchTimer(branch, thread.Scheduler.Timers);
-        timer.Arm(generation, timer.Queue.DeadlineAfter(_duration));
+        timer.Arm(generation, branch.Choice.WaitingAgain && timer.Deadline != 0 ? timer.Deadline : timer.Queue.DeadlineAfter(_duration));
         return true;
     }
 

@@ -209,6 +209,20 @@ internal static class Probe
         return handles[1].Timer is { } timer ? Volatile.Read(ref TimeBranchTimerFields.Deadline(timer)) : 0;
     }
 
+    /// <summary>
+    /// Gets a value indicating whether a timed event's thread is parked on it with its deadline pending in a timer
+    /// queue at rest (see <see cref="TimersSettled(TimerQueue, int)"/>): a fake clock's advance past the deadline
+    /// then times the wait out before it returns.
+    /// </summary>
+    internal static bool ParkedWithDeadline<TEvent>(Scheduler scheduler, TimedEvent<TEvent> timed)
+        where TEvent : Event
+    {
+        var handles = ChoiceFields.Handles(TimedEventFields<TEvent>.Choice(timed));
+        return ParkedWait(timed) != 0
+            && handles[1].Timer is { IsPending: true }
+            && TimersSettled(scheduler, PendingTimers(scheduler));
+    }
+
     private static class TimedEventFields<TEvent>
         where TEvent : Event
     {
