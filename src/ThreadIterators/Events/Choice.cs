@@ -23,8 +23,12 @@ namespace ThreadIterators;
 /// Branches: a mailbox's <see cref="Mailbox{T}.Recv"/>, a shared mailbox's receive event, a
 /// <see cref="PutEvent{T}"/> made by <c>CreatePutEvent</c> (not the event <c>Put</c> returns, which sends at once
 /// when there is room), a thread's <see cref="GreenThread.Exited"/> or <see cref="GreenThread.Ended"/>, a
-/// <see cref="TaskEvent"/> or <see cref="TaskEvent{T}"/>, and a <see cref="CreditWindow.Acquire"/>. Any mix of
-/// message types. A choice refuses, when it is built, an event that cannot be withdrawn (naming it and why).
+/// <see cref="TaskEvent"/> or <see cref="TaskEvent{T}"/>, a <see cref="CreditWindow.Acquire"/>, a pull source's
+/// <see cref="PullSource{T}.Offer"/> and <see cref="PullSource{T}.Complete"/> and a puller's
+/// <see cref="Puller{T}.Next"/>, and <see cref="Event.Sleep(TimeSpan)"/>: a deadline that long after the thread
+/// parks, looked at after every other branch, so a message already there wins over a deadline already passed. Any
+/// mix of message types. A choice refuses, when it is built, an event that cannot be withdrawn (naming it and why).
+/// For a single wait with a timeout, <see cref="TimeoutExtensions.WithTimeout{TEvent}(TEvent, TimeSpan)"/> is shorter.
 /// </para>
 /// <para>
 /// Which branch, when several could complete at once: the choice looks at the branches in turn, starting one
@@ -77,7 +81,7 @@ public sealed class Choice : Event
     /// <summary>The registration each branch's event fires; one per branch, made here.</summary>
     private readonly ChoiceBranch[] _handles;
 
-    /// <summary>Branch indexes in the order a wait looks at them: the rotating ones first, from <see cref="_next"/> on, then those that wait for time (none yet).</summary>
+    /// <summary>Branch indexes in the order a wait looks at them: the rotating ones first, from <see cref="_next"/> on, then those that wait for time.</summary>
     private readonly int[] _order;
 
     /// <summary>How many branches are not sleeps; they come first in <see cref="_order"/> and take turns at being first.</summary>

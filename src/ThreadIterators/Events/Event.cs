@@ -129,6 +129,16 @@ namespace ThreadIterators;
 /// worker stays free while the call blocks a pool thread.
 /// </description>
 /// </item>
+/// <item>
+/// <term><see cref="Choice"/></term>
+/// <description>The first of several of the events above to complete; <see cref="Choice.Index"/> says which.</description>
+/// </item>
+/// <item>
+/// <term><see cref="TimeoutExtensions.WithTimeout{TEvent}(TEvent, TimeSpan)"/></term>
+/// <description>
+/// One of the events above, or a timeout, whichever comes first; <see cref="TimedEvent{TEvent}.TimedOut"/> says which.
+/// </description>
+/// </item>
 /// </list>
 /// <para>
 /// An event may complete at once: a receive on a mailbox that already holds a message does not park at all, and the
