@@ -1,3 +1,4 @@
+using System;
 using System.Collections.Generic;
 using System.Runtime.CompilerServices;
 using System.Threading.Channels;
@@ -38,6 +39,21 @@ public static class PingPong
         var last = new StrongBox<long>();
         scheduler.Spawn(ChoosingPlayer(pongInbox, pingInbox, (messages + 1) / 2, last, serve: false));
         scheduler.Spawn(ChoosingPlayer(pingInbox, pongInbox, messages / 2, last, serve: true, initial: messages));
+        scheduler.WaitForAll();
+        return last.Value;
+    }
+
+    /// <summary>
+    /// Green threads whose every receive has a timeout (one second, never reached): the cost of a timeout that does
+    /// not expire against <see cref="GreenThreads"/>.
+    /// </summary>
+    public static long TimingOut(Scheduler scheduler, long messages)
+    {
+        var pingInbox = new Mailbox<long>();
+        var pongInbox = new Mailbox<long>();
+        var last = new StrongBox<long>();
+        scheduler.Spawn(TimingOutPlayer(pongInbox, pingInbox, (messages + 1) / 2, last, serve: false));
+        scheduler.Spawn(TimingOutPlayer(pingInbox, pongInbox, messages / 2, last, serve: true, initial: messages));
         scheduler.WaitForAll();
         return last.Value;
     }
@@ -92,6 +108,35 @@ public static class PingPong
         {
             yield return choice;
             var ball = inbox.Recv().Value;
+            if (ball == 1)
+            {
+                last.Value = 1;
+            }
+            else
+            {
+                outbox.Send(ball - 1);
+            }
+        }
+    }
+
+    /// <summary>As <see cref="Player"/>, each receive with a one-second timeout, made once.</summary>
+    private static IEnumerable<Event> TimingOutPlayer(Mailbox<long> inbox, Mailbox<long> outbox, long receives, StrongBox<long> last, bool serve, long initial = 0)
+    {
+        var receive = inbox.Recv().WithTimeout(TimeSpan.FromSeconds(1));
+        if (serve)
+        {
+            outbox.Send(initial);
+        }
+
+        for (long i = 0; i < receives; i++)
+        {
+            yield return receive;
+            if (receive.TimedOut)
+            {
+                throw new InvalidOperationException($"A receive of PingPong.TimingOut timed out at message {i}.");
+            }
+
+            var ball = receive.Inner.Value;
             if (ball == 1)
             {
                 last.Value = 1;

@@ -23,8 +23,12 @@ namespace ThreadIterators;
 /// Branches: a mailbox's <see cref="Mailbox{T}.Recv"/>, a shared mailbox's receive event, a
 /// <see cref="PutEvent{T}"/> made by <c>CreatePutEvent</c> (not the event <c>Put</c> returns, which sends at once
 /// when there is room), a thread's <see cref="GreenThread.Exited"/> or <see cref="GreenThread.Ended"/>, a
-/// <see cref="TaskEvent"/> or <see cref="TaskEvent{T}"/>, and a <see cref="CreditWindow.Acquire"/>. Any mix of
-/// message types. A choice refuses, when it is built, an event that cannot be withdrawn (naming it and why).
+/// <see cref="TaskEvent"/> or <see cref="TaskEvent{T}"/>, a <see cref="CreditWindow.Acquire"/>, a pull source's
+/// <see cref="PullSource{T}.Offer"/> and <see cref="PullSource{T}.Complete"/> and a puller's
+/// <see cref="Puller{T}.Next"/>, and <see cref="Event.Sleep(TimeSpan)"/>: a deadline that long after the thread
+/// parks, looked at after every other branch, so a message already there wins over a deadline already passed. Any
+/// mix of message types. A choice refuses, when it is built, an event that cannot be withdrawn (naming it and why).
+/// For a single wait with a timeout, <see cref="TimeoutExtensions.WithTimeout{TEvent}(TEvent, TimeSpan)"/> is shorter.
 /// </para>
 /// <para>
 /// Which branch, when several could complete at once: the choice looks at the branches in turn, starting one
@@ -77,7 +81,7 @@ public sealed class Choice : Event
     /// <summary>The registration each branch's event fires; one per branch, made here.</summary>
     private readonly ChoiceBranch[] _handles;
 
-    /// <summary>Branch indexes in the order a wait looks at them: the rotating ones first, from <see cref="_next"/> on, then those that wait for time (none yet).</summary>
+    /// <summary>Branch indexes in the order a wait looks at them: the rotating ones first, from <see cref="_next"/> on, then those that wait for time.</summary>
     private readonly int[] _order;
 
     /// <summary>How many branches are not sleeps; they come first in <see cref="_order"/> and take turns at being first.</summary>
@@ -100,6 +104,9 @@ public sealed class Choice : Event
 
     /// <summary>The position in <see cref="_order"/> the next wait starts at. Owner only.</summary>
     private int _next;
+
+    /// <summary>The event this choice does the work of, if it is not used on its own (a <see cref="TimedEvent{TEvent}"/>); messages name it.</summary>
+    private Event? _wrapper;
 
     /// <summary>Initializes a choice among <paramref name="branches"/>.</summary>
     /// <param name="branches">The events to wait on, 1 to <see cref="MaxBranches"/>, each at most once.</param>
@@ -156,14 +163,31 @@ public sealed class Choice : Event
     /// <summary>Gets the branch that completed the last wait, or null before any has.</summary>
     public Event? Chosen => Index < 0 ? null : _branches[Index];
 
+    /// <summary>
+    /// Gets a value indicating whether the current wait goes on from the same yield as the one before, whose chosen
+    /// branch could not complete after all (another receiver took the message): a time branch keeps its deadline.
+    /// Owner only.
+    /// </summary>
+    internal bool WaitingAgain { get; private set; }
+
     /// <summary>Gets the generation of the current (or last) wait; for wakers whose registration cannot outlive it.</summary>
     internal long CurrentGeneration => Volatile.Read(ref _generation);
 
     /// <inheritdoc/>
     internal override string? NotChoosableBecause => "choices do not nest; list its branches in the outer choice instead";
 
+    /// <summary>Gets a value indicating whether wait <paramref name="generation"/> is still on, with no branch chosen yet. Any thread.</summary>
+    internal bool IsWaiting(long generation)
+    {
+        var state = Volatile.Read(ref _state);
+        return state >> GenerationShift == generation && (state & ChosenMask) == 0;
+    }
+
     /// <inheritdoc/>
-    public override string ToString() => $"Choice({string.Join(", ", (IEnumerable<Event>)_branches)})";
+    public override string ToString() => _wrapper?.ToString() ?? $"Choice({string.Join(", ", (IEnumerable<Event>)_branches)})";
+
+    /// <summary>Makes the choice speak of <paramref name="wrapper"/>, whose work it does, in its messages.</summary>
+    internal void DoesTheWorkOf(Event wrapper) => _wrapper = wrapper;
 
     /// <summary>
     /// Chooses branch <paramref name="index"/> for wait <paramref name="generation"/>, unless that wait is over or
@@ -208,13 +232,13 @@ public sealed class Choice : Event
             Bind(thread);
         }
 
-        return Wait(thread);
+        return Wait(thread, again: false);
     }
 
     internal override EventOutcome Resume(GreenThread thread, Worker worker)
     {
         var outcome = Resolve(thread);
-        return outcome == EventOutcome.Parked ? Wait(thread) : outcome;
+        return outcome == EventOutcome.Parked ? Wait(thread, again: true) : outcome;
     }
 
     internal override void Abandon(GreenThread thread)
@@ -240,11 +264,16 @@ public sealed class Choice : Event
         }
     }
 
-    /// <summary>Looks at every branch, then registers with each and parks; or completes the first that could.</summary>
-    private EventOutcome Wait(GreenThread thread)
+    /// <summary>
+    /// Looks at every branch, then registers with each and parks; or completes the first that could.
+    /// <paramref name="again"/>: the chosen branch could not complete after all, and this is the same yield waiting on.
+    /// </summary>
+    private EventOutcome Wait(GreenThread thread, bool again)
     {
         while (true)
         {
+            WaitingAgain = again;
+            again = true;
             var start = _next;
             _next = start + 1 >= _rotating ? 0 : start + 1;
             for (var k = 0; k < _order.Length; k++)

@@ -4,7 +4,7 @@ namespace ThreadIterators;
 /// One branch of a <see cref="Choice"/>, as the event it waits on knows it: what a waker fires once the event could
 /// complete. Made with the choice, one per branch, so registering a branch allocates nothing.
 /// </summary>
-/// <remarks>Immutable; any thread.</remarks>
+/// <remarks>Immutable but for <see cref="Timer"/>, which only the worker running the choice's thread sets; any thread.</remarks>
 internal sealed class ChoiceBranch
 {
     internal ChoiceBranch(Choice choice, int index)
@@ -18,6 +18,12 @@ internal sealed class ChoiceBranch
 
     /// <summary>Gets the branch's position among the choice's events.</summary>
     internal int Index { get; }
+
+    /// <summary>
+    /// Gets or sets the timer entry of a branch that waits for time, made by its first wait and kept for every later
+    /// one; null for other branches.
+    /// </summary>
+    internal TimeBranchTimer? Timer { get; set; }
 
     /// <summary>
     /// Chooses this branch for wait <paramref name="generation"/> unless another branch was chosen first or the

@@ -129,6 +129,16 @@ namespace ThreadIterators;
 /// worker stays free while the call blocks a pool thread.
 /// </description>
 /// </item>
+/// <item>
+/// <term><see cref="Choice"/></term>
+/// <description>The first of several of the events above to complete; <see cref="Choice.Index"/> says which.</description>
+/// </item>
+/// <item>
+/// <term><see cref="TimeoutExtensions.WithTimeout{TEvent}(TEvent, TimeSpan)"/></term>
+/// <description>
+/// One of the events above, or a timeout, whichever comes first; <see cref="TimedEvent{TEvent}.TimedOut"/> says which.
+/// </description>
+/// </item>
 /// </list>
 /// <para>
 /// An event may complete at once: a receive on a mailbox that already holds a message does not park at all, and the
@@ -165,7 +175,10 @@ public abstract class Event
     public static TimeSpan MaxSleep { get; } = TimeSpan.FromMilliseconds(int.MaxValue);
 
     /// <summary>Creates an event that resumes the yielding green thread once <paramref name="duration"/> has passed.</summary>
-    /// <param name="duration">How long to sleep, counted from the moment the event is yielded. Zero behaves like <see cref="Yield"/>.</param>
+    /// <param name="duration">
+    /// How long to sleep, counted from the moment the event is yielded. Zero behaves like <see cref="Yield"/>, and as
+    /// a branch of a <see cref="Choice"/> completes at once unless another branch can.
+    /// </param>
     /// <returns>A new event; yield it from a green thread.</returns>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="duration"/> is negative or longer than <see cref="MaxSleep"/>.</exception>
     public static Event Sleep(TimeSpan duration)
@@ -175,7 +188,7 @@ public abstract class Event
             throw new ArgumentOutOfRangeException(nameof(duration), duration, $"A sleep must last from zero to {MaxSleep.TotalDays:F1} days; to wait longer, wait on a mailbox or a thread instead.");
         }
 
-        return duration == TimeSpan.Zero ? Yield : new SleepEvent(duration);
+        return new SleepEvent(duration);
     }
 
     /// <summary>

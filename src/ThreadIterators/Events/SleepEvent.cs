@@ -1,4 +1,5 @@
 using System;
+using System.Threading;
 
 namespace ThreadIterators;
 
@@ -8,8 +9,18 @@ namespace ThreadIterators;
 /// <see cref="Event.Sleep(TimeSpan)"/>; it may be yielded again, each time starting a new sleep.
 /// </summary>
 /// <remarks>
+/// <para>
 /// The worker running the sleeping thread parks it; the scheduler's timer queue fires its entry, which makes the
 /// thread ready; the disposing thread abandons it.
+/// </para>
+/// <para>
+/// As a branch of a <see cref="Choice"/> (and as the deadline of a <see cref="TimedEvent{TEvent}"/>) it waits for
+/// time counted from the moment the choice registers with its branches, after finding none ready; it is then
+/// looked at after every other branch, so a message already there wins over a deadline already passed. A branch
+/// does not use the sleep's own entry but a lazy one of the branch (<see cref="TimeBranchTimer"/>). Only there may
+/// the duration be zero (a poll: the branch completes at once if nothing else can) or
+/// <see cref="Timeout.InfiniteTimeSpan"/> (never).
+/// </para>
 /// </remarks>
 internal sealed class SleepEvent : Event
 {
@@ -23,6 +34,13 @@ internal sealed class SleepEvent : Event
 
     internal override EventOutcome Park(GreenThread thread, Worker worker)
     {
+        if (_duration == TimeSpan.Zero)
+        {
+            // A zero sleep gives up the turn, as Event.Yield does; it is its own event so that it can be a branch.
+            worker.GiveUpTurn(thread);
+            return EventOutcome.Parked;
+        }
+
         // Two green threads sleeping on one event at once (it is an object they can share) each need an entry; the
         // second gets one of its own rather than a wrong wake-up.
         var timer = _timer.TryClaim(thread) ? _timer : NewClaimed(thread);
@@ -30,6 +48,45 @@ internal sealed class SleepEvent : Event
         timers.Schedule(timer, timers.DeadlineAfter(_duration));
         return EventOutcome.Parked;
     }
+
+    /// <summary>Gets the duration of each sleep.</summary>
+    internal TimeSpan Duration => _duration;
+
+    /// <inheritdoc/>
+    internal override string? NotChoosableBecause => null;
+
+    /// <inheritdoc/>
+    internal override bool WaitsForTime => true;
+
+    /// <inheritdoc/>
+    internal override EventOutcome TryCompleteNow(GreenThread thread) =>
+        _duration == TimeSpan.Zero ? EventOutcome.Continue : EventOutcome.Parked;
+
+    /// <inheritdoc/>
+    internal override bool Enlist(GreenThread thread, ChoiceBranch branch, long generation)
+    {
+        if (_duration == Timeout.InfiniteTimeSpan)
+        {
+            return true;
+        }
+
+        // A wait that goes on from the same yield (its chosen branch lost what it was woken for) keeps the deadline:
+        // a timeout bounds the whole wait of one yield.
+        var timer = branch.Timer ??= new TimeBranchTimer(branch, thread.Scheduler.Timers);
+        timer.Arm(generation, branch.Choice.WaitingAgain && timer.Deadline != 0 ? timer.Deadline : timer.Queue.DeadlineAfter(_duration));
+        return true;
+    }
+
+    /// <summary>
+    /// Nothing to undo: the branch's entry stays pending for a later wait, and a fire for this one reaches nothing
+    /// (see <see cref="TimeBranchTimer"/>).
+    /// </summary>
+    internal override void Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen)
+    {
+    }
+
+    /// <inheritdoc/>
+    internal override EventOutcome CompleteChosen(GreenThread thread) => EventOutcome.Continue;
 
     /// <summary>The scheduler was disposed while the thread slept (its queue forgot the entry): frees the entry for a later yield.</summary>
     internal override void Abandon(GreenThread thread) => _timer.Release(thread);

@@ -16,12 +16,7 @@ internal sealed class CompleteEvent<T>(PullSource<T> source) : Event
 
     internal override EventOutcome Park(GreenThread thread, Worker worker)
     {
-        if (source.Current is { } partial)
-        {
-            source.Current = null;
-            partial.Owner.Replies.SendAlongside(partial);
-        }
-
+        SendPartial();
         return TellAll(thread, worker);
     }
 
@@ -39,6 +34,59 @@ internal sealed class CompleteEvent<T>(PullSource<T> source) : Event
     }
 
     internal override void Abandon(GreenThread thread) => source.Requests.Recv().Abandon(thread);
+
+    // As a branch of a choice (a timeout): a wait on the request mailbox's receive, between tellings. A losing
+    // Complete has sent the partial batch and told the pullers whose requests had come; the next Complete goes on
+    // from there.
+
+    /// <inheritdoc/>
+    internal override string? NotChoosableBecause => null;
+
+    /// <inheritdoc/>
+    internal override EventOutcome TryCompleteNow(GreenThread thread)
+    {
+        SendPartial();
+        var receive = source.Requests.Recv();
+        while (_told < source.Connected)
+        {
+            if (receive.TryCompleteNow(thread) != EventOutcome.Continue)
+            {
+                return EventOutcome.Parked;
+            }
+
+            Tell(receive.Value);
+        }
+
+        return EventOutcome.Continue;
+    }
+
+    /// <inheritdoc/>
+    internal override bool Enlist(GreenThread thread, ChoiceBranch branch, long generation) => source.Requests.Recv().Enlist(thread, branch, generation);
+
+    /// <inheritdoc/>
+    internal override void Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen) => source.Requests.Recv().Withdraw(thread, branch, chosen);
+
+    /// <inheritdoc/>
+    internal override EventOutcome CompleteChosen(GreenThread thread)
+    {
+        var receive = source.Requests.Recv();
+        if (receive.CompleteChosen(thread) != EventOutcome.Continue)
+        {
+            return EventOutcome.Parked;
+        }
+
+        Tell(receive.Value);
+        return TryCompleteNow(thread);
+    }
+
+    private void SendPartial()
+    {
+        if (source.Current is { } partial)
+        {
+            source.Current = null;
+            partial.Owner.Replies.SendAlongside(partial);
+        }
+    }
 
     private EventOutcome TellAll(GreenThread thread, Worker worker)
     {

@@ -36,4 +36,32 @@ internal sealed class NextBatchEvent<T>(Puller<T> puller) : Event
     }
 
     internal override void Abandon(GreenThread thread) => puller.Replies.Recv().Abandon(thread);
+
+    // As a branch of a choice (a timeout): a wait on the reply mailbox's receive, after asking. A losing Next has
+    // handed the batch it read before back to the producer, as every Next does; its requests stay out, so the batch
+    // they bring is there for the next Next.
+
+    /// <inheritdoc/>
+    internal override string? NotChoosableBecause => null;
+
+    /// <inheritdoc/>
+    internal override EventOutcome TryCompleteNow(GreenThread thread)
+    {
+        if (puller.IsCompleted)
+        {
+            return EventOutcome.Continue;
+        }
+
+        puller.Ask();
+        return Received(puller.Replies.Recv().TryCompleteNow(thread));
+    }
+
+    /// <inheritdoc/>
+    internal override bool Enlist(GreenThread thread, ChoiceBranch branch, long generation) => puller.Replies.Recv().Enlist(thread, branch, generation);
+
+    /// <inheritdoc/>
+    internal override void Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen) => puller.Replies.Recv().Withdraw(thread, branch, chosen);
+
+    /// <inheritdoc/>
+    internal override EventOutcome CompleteChosen(GreenThread thread) => Received(puller.Replies.Recv().CompleteChosen(thread));
 }

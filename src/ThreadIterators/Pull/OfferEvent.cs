@@ -34,6 +34,25 @@ internal sealed class OfferEvent<T>(PullSource<T> source) : Event
 
     internal override void Abandon(GreenThread thread) => source.Requests.Recv().Abandon(thread);
 
+    // As a branch of a choice (a timeout): a wait on the request mailbox's receive. A losing offer took no request
+    // and handed out nothing; the item stays unoffered.
+
+    /// <inheritdoc/>
+    internal override string? NotChoosableBecause => null;
+
+    /// <inheritdoc/>
+    internal override EventOutcome TryCompleteNow(GreenThread thread) =>
+        source.Current is null ? Received(source.Requests.Recv().TryCompleteNow(thread)) : Add();
+
+    /// <inheritdoc/>
+    internal override bool Enlist(GreenThread thread, ChoiceBranch branch, long generation) => source.Requests.Recv().Enlist(thread, branch, generation);
+
+    /// <inheritdoc/>
+    internal override void Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen) => source.Requests.Recv().Withdraw(thread, branch, chosen);
+
+    /// <inheritdoc/>
+    internal override EventOutcome CompleteChosen(GreenThread thread) => Received(source.Requests.Recv().CompleteChosen(thread));
+
     private EventOutcome Add()
     {
         var batch = source.Current!;

@@ -164,8 +164,6 @@ public abstract partial class RuntimeContract
         Assert.Contains("Recv() on", twice.Message);
         var yielding = Assert.Throws<ArgumentException>(() => new Choice(inbox.Recv(), Event.Yield));
         Assert.Contains("Branch 1", yielding.Message);
-        var sleeping = Assert.Throws<ArgumentException>(() => new Choice(inbox.Recv(), Event.Sleep(TimeSpan.FromSeconds(1))));
-        Assert.Contains("Event.Sleep", sleeping.Message);
         var nested = Assert.Throws<ArgumentException>(() => new Choice(new Choice(inbox.Recv())));
         Assert.Contains("do not nest", nested.Message);
 

@@ -63,7 +63,37 @@ public abstract partial class RuntimeContract
         Assert.Throws<ArgumentOutOfRangeException>(() => Event.Sleep(TimeSpan.FromTicks(-1)));
         Assert.Throws<ArgumentOutOfRangeException>(() => Event.Sleep(Event.MaxSleep + TimeSpan.FromMilliseconds(1)));
         Assert.Throws<ArgumentOutOfRangeException>(() => Event.Sleep(TimeSpan.MaxValue));
-        Assert.Same(Event.Yield, Event.Sleep(TimeSpan.Zero));
+    }
+
+    [Fact]
+    public void Sleep_Zero_GivesUpTheTurn_AndOneWorkerAlternatesTwoThreads()
+    {
+        var log = new ConcurrentQueue<string>();
+        var zero = Event.Sleep(TimeSpan.Zero);
+        Run(Root());
+
+        Assert.Equal(6, log.Count);
+        if (WorkerCount == 1)
+        {
+            Assert.Equal(["a0", "b0", "a1", "b1", "a2", "b2"], log);
+        }
+
+        IEnumerable<Event> Root()
+        {
+            var a = Scheduler.Spawn(Steps("a"));
+            var b = Scheduler.Spawn(Steps("b"));
+            yield return a.Exited;
+            yield return b.Exited;
+        }
+
+        IEnumerable<Event> Steps(string name)
+        {
+            for (var i = 0; i < 3; i++)
+            {
+                log.Enqueue(name + i);
+                yield return zero;
+            }
+        }
     }
 
     [Fact]

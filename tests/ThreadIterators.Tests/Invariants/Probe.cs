@@ -187,6 +187,64 @@ internal static class Probe
         internal static extern ref System.Action? OnCompleted(TaskEvent<T> taskEvent);
     }
 
+    /// <summary>
+    /// Gets the wait a timed event is parked in: its choice's generation, or 0 if the thread is not parked on it (no
+    /// wait, one chosen already, or not yet past registering with every branch).
+    /// </summary>
+    internal static long ParkedWait<TEvent>(TimedEvent<TEvent> timed)
+        where TEvent : Event => ParkedWait(TimedEventFields<TEvent>.Choice(timed));
+
+    /// <summary>As <see cref="ParkedWait{TEvent}(TimedEvent{TEvent})"/>, for a choice.</summary>
+    internal static long ParkedWait(Choice choice)
+    {
+        var state = Volatile.Read(ref ChoiceFields.State(choice));
+        return (state & 0xFF) == 0x80 ? state >> 8 : 0;
+    }
+
+    /// <summary>Gets the deadline of a timed event's current wait, in its scheduler's clock's timestamps; 0 before one was armed.</summary>
+    internal static long Deadline<TEvent>(TimedEvent<TEvent> timed)
+        where TEvent : Event
+    {
+        var handles = ChoiceFields.Handles(TimedEventFields<TEvent>.Choice(timed));
+        return handles[1].Timer is { } timer ? Volatile.Read(ref TimeBranchTimerFields.Deadline(timer)) : 0;
+    }
+
+    /// <summary>
+    /// Gets a value indicating whether a timed event's thread is parked on it with its deadline pending in a timer
+    /// queue at rest (see <see cref="TimersSettled(TimerQueue, int)"/>): a fake clock's advance past the deadline
+    /// then times the wait out before it returns.
+    /// </summary>
+    internal static bool ParkedWithDeadline<TEvent>(Scheduler scheduler, TimedEvent<TEvent> timed)
+        where TEvent : Event
+    {
+        var handles = ChoiceFields.Handles(TimedEventFields<TEvent>.Choice(timed));
+        return ParkedWait(timed) != 0
+            && handles[1].Timer is { IsPending: true }
+            && TimersSettled(scheduler, PendingTimers(scheduler));
+    }
+
+    private static class TimedEventFields<TEvent>
+        where TEvent : Event
+    {
+        [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_choice")]
+        internal static extern ref Choice Choice(TimedEvent<TEvent> timed);
+    }
+
+    private static class ChoiceFields
+    {
+        [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_state")]
+        internal static extern ref long State(Choice choice);
+
+        [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_handles")]
+        internal static extern ref ChoiceBranch[] Handles(Choice choice);
+    }
+
+    private static class TimeBranchTimerFields
+    {
+        [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_deadline")]
+        internal static extern ref long Deadline(TimeBranchTimer timer);
+    }
+
     private static class TaskWaitFields
     {
         [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_waiter")]
