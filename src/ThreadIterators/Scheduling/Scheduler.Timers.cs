@@ -8,7 +8,8 @@ public sealed partial class Scheduler
 {
     /// <summary>
     /// Cancelled by <see cref="Dispose"/>: ends the waits for room of one-shot sends whose bounded target was full
-    /// when they fired. Made by the first such wait, since most schedulers never have one.
+    /// when they fired. Made by the first such wait, since most schedulers never have one. Never disposed: it has no
+    /// timer and nobody asks for its wait handle.
     /// </summary>
     private CancellationTokenSource? _timerSendsStopped;
 

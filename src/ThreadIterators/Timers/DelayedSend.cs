@@ -24,7 +24,7 @@ namespace ThreadIterators;
 /// </remarks>
 /// <typeparam name="T">The message type.</typeparam>
 [DebuggerDisplay("{ToString(),nq}")]
-internal sealed class DelayedSend<T> : TimerEntry, IScheduledSend, IThreadPoolWorkItem
+internal sealed class DelayedSend<T> : TimerEntry, IScheduledSend
 {
     /// <summary>Scheduled (or its queue disposed before it fired); the message not taken.</summary>
     private const int Pending = 0;
@@ -121,11 +121,8 @@ internal sealed class DelayedSend<T> : TimerEntry, IScheduledSend, IThreadPoolWo
 
         // Full: waiting for room must not hold the firing thread, which may also be a worker (a fake clock advanced
         // by a green thread), where SendAsync is refused.
-        ThreadPool.UnsafeQueueUserWorkItem(this, preferLocal: false);
+        ThreadPool.UnsafeQueueUserWorkItem(static send => _ = send.SendWhenRoomAsync(), this, preferLocal: false);
     }
-
-    /// <summary>On the thread pool, after the timer found a bounded target full: sends, waiting for room.</summary>
-    void IThreadPoolWorkItem.Execute() => _ = SendWhenRoomAsync();
 
     /// <inheritdoc/>
     public override string ToString()
@@ -141,7 +138,7 @@ internal sealed class DelayedSend<T> : TimerEntry, IScheduledSend, IThreadPoolWo
         return $"a send of {typeof(T).Name} to {_target} after a delay ({state})";
     }
 
-    /// <summary>Waits for room in the target, until the scheduler's disposal; never throws.</summary>
+    /// <summary>On the thread pool, after the timer found a bounded target full: waits for room, until the scheduler's disposal; never throws.</summary>
     private async Task SendWhenRoomAsync()
     {
         var stopped = _scheduler.TimerSendsStopped;

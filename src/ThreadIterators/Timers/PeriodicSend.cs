@@ -153,6 +153,8 @@ internal sealed class PeriodicSend<T> : TimerEntry, IScheduledSend
             return;
         }
 
+        // Saved and restored: a target of the user's own could, in its send, move another scheduler's fake clock.
+        var outer = t_sending;
         t_sending = this;
         try
         {
@@ -180,11 +182,13 @@ internal sealed class PeriodicSend<T> : TimerEntry, IScheduledSend
         }
         finally
         {
-            t_sending = null;
+            t_sending = outer;
         }
 
         var timers = _scheduler.Timers;
-        _deadline = NextDeadline(_deadline, timers.Now);
+        var now = timers.Now;
+        _deadline = NextDeadline(_deadline, now);
+        Debug.Assert(_deadline > now || _deadline == long.MaxValue, $"{this} scheduled its next tick at {_deadline}, not after the clock's {now}: it would fire again at once.");
         timers.Schedule(this, _deadline);
         if (Interlocked.CompareExchange(ref _state, Running, Sending) != Sending)
         {

@@ -348,6 +348,25 @@ public abstract partial class RuntimeContract
         Assert.True(after.IsSent, "a send due with the one whose target threw was lost");
     }
 
+    [Fact]
+    public void ScheduledSend_ToString_NamesTheTargetAndTheState_ForTheDebugger()
+    {
+        var scheduler = CreateSchedulerWithFakeTime(out var clock);
+        var inbox = new Mailbox<int>("shown");
+        var once = scheduler.SendAfter(inbox, 1, TimeSpan.FromMilliseconds(1));
+        var every = scheduler.SendEvery(inbox, 2, TimeSpan.FromMilliseconds(1), TimeSpan.FromMilliseconds(1));
+        Assert.Equal("a send of Int32 to Mailbox<Int32> 'shown' after a delay (pending)", once.ToString());
+        Assert.Equal("a periodic send of Int32 to Mailbox<Int32> 'shown' (running, 0 sent, 0 dropped)", every.ToString());
+        var display = once.GetType().GetCustomAttributes(typeof(System.Diagnostics.DebuggerDisplayAttribute), inherit: false);
+        Assert.Equal("{ToString(),nq}", Assert.IsType<System.Diagnostics.DebuggerDisplayAttribute>(Assert.Single(display)).Value);
+
+        WaitUntil(() => Probe.TimersSettled(scheduler, 2), "both sends are pending");
+        clock.Advance(TimeSpan.FromMilliseconds(1));
+        Assert.True(every.Cancel());
+        Assert.Equal("a send of Int32 to Mailbox<Int32> 'shown' after a delay (sent)", once.ToString());
+        Assert.Equal("a periodic send of Int32 to Mailbox<Int32> 'shown' (canceled, 1 sent, 0 dropped)", every.ToString());
+    }
+
     /// <summary>Receives <paramref name="count"/> messages into <paramref name="taken"/>.</summary>
     private static IEnumerable<Event> ReceiveInto(Mailbox<int> inbox, int count, List<int> taken)
     {
