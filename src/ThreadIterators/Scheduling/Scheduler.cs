@@ -314,6 +314,7 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
         // Through Timers, so a queue first asked for after this (a timeout scheduled by plain code) is a disposed one
         // rather than a new one whose thread nobody stops.
         Timers.Dispose();
+        StopTimerSends();
         foreach (var thread in _registry.TakeAll())
         {
             StopParked(thread);

@@ -152,6 +152,9 @@ internal sealed class TimerQueue : IDisposable
         _ownThread = ReferenceEquals(provider, TimeProvider.System);
     }
 
+    /// <summary>Gets the provider's timestamp units per second.</summary>
+    internal long Frequency => _frequency;
+
     /// <summary>Gets the provider's current timestamp: the time deadlines are measured in.</summary>
     internal long Now => _ownThread ? Stopwatch.GetTimestamp() : _provider.GetTimestamp();
 
@@ -316,7 +319,7 @@ internal sealed class TimerQueue : IDisposable
     }
 
     /// <summary>Converts a <see cref="TimeSpan"/> tick count to timestamp units, rounded up; negative gives 0, overflow saturates.</summary>
-    private long UnitsOf(long ticks)
+    internal long UnitsOf(long ticks)
     {
         if (ticks <= 0)
         {

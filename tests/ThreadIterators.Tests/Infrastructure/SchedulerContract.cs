@@ -64,7 +64,7 @@ public abstract class SchedulerContract : IDisposable
     /// still until the test calls <c>clock.Advance</c>; disposed, and checked for unobserved faults, with the test.
     /// Advancing fires every deadline it passes (sleeps, timeouts) on the calling thread before it returns, provided
     /// the timer queue is not being armed meanwhile: after the green threads have parked, wait for
-    /// <see cref="Probe.TimersSettled"/> (it counts the pending deadlines and waits out an arming), then advance.
+    /// <see cref="Probe.TimersSettled"/> (it counts the pending deadlines and waits out an arming or a firing), then advance.
     /// </summary>
     protected Scheduler CreateSchedulerWithFakeTime(out FakeTimeProvider clock)
     {

@@ -104,8 +104,10 @@ internal static class Probe
 
     /// <summary>
     /// Gets a value indicating whether a timer queue holds exactly <paramref name="pending"/> deadlines and is at rest:
-    /// no arming of its provider's timer under way, and the timer armed to call back by the earliest deadline. Then a
-    /// fake clock's advance fires what it passes before it returns. (With the system clock, the first half alone.)
+    /// no arming of its provider's timer under way, no batch being fired (a firer on another thread, such as a
+    /// thread-pool callback for a deadline already due, would fire what an advance passes after the advance returned),
+    /// and the timer armed to call back by the earliest deadline. Then a fake clock's advance fires what it passes
+    /// before it returns. (With the system clock, the count alone.)
     /// </summary>
     internal static bool TimersSettled(TimerQueue timers, int pending)
     {
@@ -115,8 +117,14 @@ internal static class Probe
             lock (TimerQueueFields.Lock(timers))
             {
                 var count = TimerQueueFields.Count(timers);
+                if (TimerQueueFields.OwnThread(timers))
+                {
+                    return count == pending;
+                }
+
                 return count == pending
-                    && (count == 0 || TimerQueueFields.OwnThread(timers) || TimerQueueFields.ArmedFor(timers) <= TimerQueueFields.Heap(timers)[0].Deadline);
+                    && TimerQueueFields.Firer(timers) is null
+                    && (count == 0 || TimerQueueFields.ArmedFor(timers) <= TimerQueueFields.Heap(timers)[0].Deadline);
             }
         }
     }
@@ -155,6 +163,9 @@ internal static class Probe
 
         [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_thread")]
         internal static extern ref Thread? Thread(TimerQueue timers);
+
+        [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_firer")]
+        internal static extern ref Thread? Firer(TimerQueue timers);
     }
 
     private static class MailboxFields<T>
