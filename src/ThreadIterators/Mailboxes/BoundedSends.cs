@@ -10,7 +10,15 @@ namespace ThreadIterators;
 /// <see cref="WaiterQueue"/>). Green threads wait on a <see cref="PutEvent{T}"/> instead.
 /// </summary>
 /// <remarks>
+/// <para>
+/// A send that finds no room asks the target whether it was completed (<see cref="IBoundedTarget{T}.IsCompleted"/>)
+/// before it waits, and again after each wake-up: a completed target refuses it with the target's
+/// <see cref="IBoundedTarget{T}.Refusal"/>. Completion releases every waiting sender, and a sender that queues after
+/// it finds "room" in the completed target, so none waits for good.
+/// </para>
+/// <para>
 /// Any OS thread that is not a worker of a scheduler (a green thread is refused with a clear exception); stateless.
+/// </para>
 /// </remarks>
 internal static class BoundedSends
 {
@@ -30,7 +38,14 @@ internal static class BoundedSends
             return ValueTask.FromCanceled(cancellationToken);
         }
 
-        return target.TrySend(message) ? default : new ValueTask(SendWhenRoomAsync(target, message, cancellationToken));
+        if (target.TrySend(message))
+        {
+            return default;
+        }
+
+        return target.IsCompleted
+            ? ValueTask.FromException(target.Refusal())
+            : new ValueTask(SendWhenRoomAsync(target, message, cancellationToken));
     }
 
     /// <summary>The shared body of <c>Put</c>: the shared completed event when there is room, else a <see cref="PutEvent{T}"/> that waits.</summary>
@@ -42,7 +57,12 @@ internal static class BoundedSends
                 $"Put() into {target} was called outside a green thread, which cannot yield the event it returns; call Send or SendAsync instead.");
         }
 
-        return target.TrySend(message) ? SentEvent.Instance : new PutEvent<T>(target, message, fromPut: true);
+        if (target.TrySend(message))
+        {
+            return SentEvent.Instance;
+        }
+
+        return target.IsCompleted ? throw target.Refusal() : new PutEvent<T>(target, message, fromPut: true);
     }
 
     /// <summary>Sends from an OS thread, blocking while the mailbox is full; refuses a green thread, whose worker it would stall.</summary>
@@ -59,6 +79,11 @@ internal static class BoundedSends
         {
             while (!target.TryAdd(message))
             {
+                if (target.IsCompleted)
+                {
+                    throw target.Refusal();
+                }
+
                 waiter ??= Waiter.ForOsThread();
                 waiter.Signal!.Reset();
                 var ticket = WaitingRoom(target).Add(waiter);
@@ -93,6 +118,11 @@ internal static class BoundedSends
     {
         do
         {
+            if (target.IsCompleted)
+            {
+                throw target.Refusal();
+            }
+
             var waiter = Waiter.ForTask();
             var ticket = WaitingRoom(target).Add(waiter);
             if (target.HasRoom() && waiter.TryWithdraw(ticket))

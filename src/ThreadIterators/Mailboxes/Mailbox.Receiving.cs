@@ -12,8 +12,9 @@ namespace ThreadIterators;
 public sealed partial class Mailbox<T>
 {
     /// <summary>
-    /// A receive: takes the next message into <paramref name="receive"/> if there is one, else parks the receiver.
-    /// The receiving thread, when it yields <see cref="Recv"/>.
+    /// A receive: takes the next message into <paramref name="receive"/> if there is one, else parks the receiver;
+    /// or, past the last message of a completed mailbox, gives it the end. The receiving thread, when it yields
+    /// <see cref="Recv"/>.
     /// </summary>
     internal EventOutcome TakeOrPark(GreenThread thread, ReceiveEvent<T> receive)
     {
@@ -31,10 +32,17 @@ public sealed partial class Mailbox<T>
             }
 
             // A failed park means the mailbox changed since the take looked: a message arrived, or the segment
-            // the receiver would park on was created or frozen. Look again.
+            // the receiver would park on was created or frozen. Look again, unless the take has reached the end,
+            // which never changes: the end segment is frozen, so no park on it succeeds.
             if (TryPark())
             {
                 return EventOutcome.Parked;
+            }
+
+            if (AtEnd)
+            {
+                receive.DeliverEnd();
+                return EventOutcome.Continue;
             }
         }
     }
@@ -53,13 +61,20 @@ public sealed partial class Mailbox<T>
             return EventOutcome.Continue;
         }
 
+        if (AtEnd)
+        {
+            // The end completes the branch as a message would: the choice chooses it, and it reports the end.
+            receive.DeliverEnd();
+            return EventOutcome.Continue;
+        }
+
         return EventOutcome.Parked;
     }
 
     /// <summary>
-    /// Parks the receiver for a choice's <paramref name="branch"/>: the sender that takes the mark fires the branch
-    /// instead of waking the thread. False, with nothing registered, if the mailbox changed since the choice looked
-    /// (a message may be there). The receiving thread.
+    /// Parks the receiver for a choice's <paramref name="branch"/>: the sender (or completion) that takes the mark
+    /// fires the branch instead of waking the thread. False, with nothing registered, if the mailbox changed since the
+    /// choice looked (a message may be there, or the end). The receiving thread.
     /// </summary>
     internal bool EnlistReceive(GreenThread thread, ChoiceBranch branch)
     {
@@ -90,13 +105,22 @@ public sealed partial class Mailbox<T>
         _chooser = null;
     }
 
-    /// <summary>The end of a receive that parked: the send that woke the receiver linked a message, so it is there.</summary>
+    /// <summary>
+    /// The end of a receive that parked: the send that woke the receiver linked a message, so it is there; or the
+    /// completion woke it, and the end is there.
+    /// </summary>
     internal EventOutcome TakeOnResume(GreenThread thread, ReceiveEvent<T> receive)
     {
         if (!TryTake(out var message))
         {
-            // A receiver is woken only by the send that linked a message; anything else is a runtime bug, and
-            // continuing would hand the body a message nobody sent.
+            if (AtEnd)
+            {
+                receive.DeliverEnd();
+                return EventOutcome.Continue;
+            }
+
+            // A receiver is woken only by the send that linked a message, or by the completion; anything else is a
+            // runtime bug, and continuing would hand the body a message nobody sent.
             throw new InvalidOperationException($"{thread} was resumed from {receive} with no message in the mailbox.");
         }
 
@@ -149,7 +173,10 @@ public sealed partial class Mailbox<T>
         }
     }
 
-    /// <summary>Takes the oldest message if there is one. Receiver only.</summary>
+    /// <summary>
+    /// Takes the oldest message if there is one. Receiver only. Past the last message of a completed mailbox it moves
+    /// onto the end segment and finds nothing; the caller tells that from an empty mailbox by <see cref="AtEnd"/>.
+    /// </summary>
     internal bool TryTake(out T message)
     {
         var segment = _head ?? FirstSegment();
@@ -198,11 +225,17 @@ public sealed partial class Mailbox<T>
                 }
 
                 // Drained a frozen segment: the rest of the messages are in the next one. It is no longer the tail
-                // (a growth moves the tail on before it freezes, and a shrink is this receiver's own), so no sender
-                // can reserve a slot of it any more, and another mailbox may have it.
+                // (a growth or completion moves the tail on before it freezes, and a shrink is this receiver's own),
+                // so no sender can reserve a slot of it any more, and another mailbox may have it.
                 var drained = segment;
                 var next = segment.Next;
-                Debug.Assert(next is not null, $"A frozen segment of {this} has no successor: a freeze must link the next segment first.");
+                if (next is null)
+                {
+                    // The end segment of a completed mailbox, frozen from the start: nothing follows it.
+                    Debug.Assert(segment is EndSegment<T>, $"A frozen segment of {this} has no successor: a freeze must link the next segment first.");
+                    break;
+                }
+
                 AssertNotTail(drained);
 
                 // The growth that linked the next segment sets the same count after its freeze; whichever comes
@@ -210,7 +243,12 @@ public sealed partial class Mailbox<T>
                 Volatile.Write(ref next.Base, drained.Base + position);
                 _head = segment = next;
                 _headPosition = 0;
-                SegmentPool<T>.Return(drained);
+                // Unless it is a bounded mailbox's one segment, drained up to the completion: its size and capacity
+                // are that mailbox's own, not the pool's.
+                if (drained.Room is null)
+                {
+                    SegmentPool<T>.Return(drained);
+                }
             }
         }
 

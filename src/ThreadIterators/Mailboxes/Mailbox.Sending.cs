@@ -8,17 +8,32 @@ namespace ThreadIterators;
 // thread, green or not, any number at once.
 public sealed partial class Mailbox<T>
 {
+    /// <summary>In what <see cref="SendSlow"/> returns: the receiver was parked and the sender must wake it (as <see cref="MailboxSegment{T}.AppendedToParked"/>).</summary>
+    private const int WakeOwed = MailboxSegment<T>.AppendedToParked;
+
+    /// <summary>In what <see cref="SendSlow"/> returns: the mailbox was completed, and the message is not in.</summary>
+    private const int Refused = 4;
+
     /// <summary>
     /// Sends into an unbounded mailbox for a sender that goes on running: a receiver it wakes is queued where an idle
     /// worker can take it, not in this worker's run-next slot (see <see cref="Scheduler.ReadyAlongside"/>). For the
     /// pull protocol, whose both sides send and carry on.
     /// </summary>
-    internal void SendAlongside(T message) => Append(message, Volatile.Read(ref _tail), alongside: true);
+    internal void SendAlongside(T message)
+    {
+        if (!Append(message, Volatile.Read(ref _tail), alongside: true))
+        {
+            ThrowCompleted();
+        }
+    }
 
     /// <summary>Appends to a bounded mailbox if it has room, waking the receiver if it was parked. Any thread.</summary>
     bool IBoundedTarget<T>.TryAdd(T message) => TryAdd(message);
 
-    /// <summary>Appends to a bounded mailbox if it has room, waking the receiver if it was parked. Any thread.</summary>
+    /// <summary>
+    /// Appends to a bounded mailbox if it has room, waking the receiver if it was parked; false if it is full or
+    /// completed. Any thread.
+    /// </summary>
     private bool TryAdd(T message)
     {
         var context = OsThreadContext.Current;
@@ -31,7 +46,8 @@ public sealed partial class Mailbox<T>
                 WakeReceiver(context);
                 return true;
             default:
-                // Full. (Never stale: a bounded mailbox's tail never changes.)
+                // Full, or completed: a bounded mailbox's tail changes only to its end segment, which is frozen (or
+                // this read the segment before, now stale or frozen). The caller tells the two apart by IsCompleted.
                 return false;
         }
     }
@@ -39,9 +55,12 @@ public sealed partial class Mailbox<T>
     /// <summary>Gets a value indicating whether a bounded mailbox's next slot is free; a look for a waiting sender.</summary>
     bool IBoundedTarget<T>.HasRoom() => _tail!.HasRoom();
 
-    /// <summary>The unbounded send: append, and wake the receiver if this append took its park mark.</summary>
+    /// <summary>
+    /// The unbounded send: append, and wake the receiver if this append took its park mark. False if the mailbox was
+    /// completed, and the message is not in.
+    /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private void Append(T message, MailboxSegment<T>? tail, bool alongside)
+    private bool Append(T message, MailboxSegment<T>? tail, bool alongside)
     {
         var context = OsThreadContext.Current;
         context.Worker?.CountSend();
@@ -51,13 +70,24 @@ public sealed partial class Mailbox<T>
         }
 
         var appended = tail is null ? MailboxSegment<T>.NoRoom : tail.TryAppend(message, ref _tail);
-        if (appended == MailboxSegment<T>.Appended
-            || (appended != MailboxSegment<T>.AppendedToParked && !SendSlow(message)))
+        if (appended == MailboxSegment<T>.Appended)
         {
-            return;
+            return true;
         }
 
-        WakeReceiver(context, alongside);
+        // A completed mailbox is met only here, off the hop's path: its tail is the frozen end segment, so the fast
+        // append above found no room.
+        if (appended != MailboxSegment<T>.AppendedToParked)
+        {
+            appended = SendSlow(message);
+        }
+
+        if ((appended & WakeOwed) != 0)
+        {
+            WakeReceiver(context, alongside);
+        }
+
+        return (appended & Refused) == 0;
     }
 
     /// <summary>Makes the parked receiver ready; called by the one sender whose append took the park mark.</summary>
@@ -91,11 +121,14 @@ public sealed partial class Mailbox<T>
     }
 
     /// <summary>
-    /// The send path for the first message and for a full or frozen segment. Returns true if the receiver was parked
-    /// and the caller must wake it.
+    /// The send path for the first message, for a full or frozen segment, and for a completed mailbox. Returns
+    /// <see cref="WakeOwed"/> if the receiver was parked and the caller must wake it, and <see cref="Refused"/> if the
+    /// mailbox was completed and the message is not in. Both are set when this sender took a park mark on the way
+    /// (replacing the parked sentinel, or freezing in a growth) before it found the end; neither when the message is
+    /// in and nobody waits.
     /// </summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private bool SendSlow(T message)
+    private int SendSlow(T message)
     {
         var wake = false;
         while (true)
@@ -117,12 +150,21 @@ public sealed partial class Mailbox<T>
                 tail = created;
             }
 
+            if (TestHooks.Enabled)
+            {
+                TestHooks.BeforeSlowAppend?.Invoke(this);
+            }
+
             switch (tail.TryAppend(message, ref _tail))
             {
                 case MailboxSegment<T>.Appended:
-                    return wake;
+                    return wake ? WakeOwed : 0;
                 case MailboxSegment<T>.AppendedToParked:
-                    return true;
+                    return WakeOwed;
+                case MailboxSegment<T>.NoRoom when tail is EndSegment<T>:
+                    // Completed: the end is the tail for good, and no message goes in after it. A wake-up this
+                    // sender owes for a park mark it took on the way is still owed.
+                    return Refused | (wake ? WakeOwed : 0);
                 case MailboxSegment<T>.NoRoom:
                     wake |= Grow(tail);
                     break;

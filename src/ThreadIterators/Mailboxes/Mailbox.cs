@@ -4,6 +4,7 @@ using System.Diagnostics.CodeAnalysis;
 using System.Numerics;
 using System.Runtime.CompilerServices;
 using System.Threading;
+using System.Threading.Channels;
 using System.Threading.Tasks;
 
 namespace ThreadIterators;
@@ -23,6 +24,13 @@ namespace ThreadIterators;
 /// another green thread that tries to receive while the receiver is alive is faulted with an
 /// <see cref="InvalidOperationException"/> (<see cref="TryRecv"/> throws it). Once the receiver has exited, another
 /// green thread may take its place.
+/// </para>
+/// <para>
+/// A sender that has no more to send completes the mailbox (<see cref="Complete"/>), as a channel is closed: the
+/// receiver takes every message sent before, then its next receive gets the end instead of a message
+/// (<see cref="ReceiveEvent{T}.IsCompleted"/>), and later sends throw a
+/// <see cref="System.Threading.Channels.ChannelClosedException"/>. A send that races the completion is either
+/// refused or delivered before the end, never lost.
 /// </para>
 /// <para>
 /// A send costs one interlocked compare-and-swap, which also tells the sender whether the receiver is parked and must
@@ -201,6 +209,10 @@ public sealed partial class Mailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
     /// </summary>
     /// <param name="message">The message.</param>
     /// <exception cref="InvalidOperationException">The mailbox is bounded and the caller is a green thread.</exception>
+    /// <exception cref="ChannelClosedException">
+    /// The mailbox was completed (before the send, or while it waited for room), and the message was not sent. The
+    /// inner exception is the error the mailbox was completed with, if any.
+    /// </exception>
     public void Send(T message)
     {
         var tail = Volatile.Read(ref _tail);
@@ -210,7 +222,10 @@ public sealed partial class Mailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
             return;
         }
 
-        Append(message, tail, alongside: false);
+        if (!Append(message, tail, alongside: false))
+        {
+            ThrowCompleted();
+        }
     }
 
     /// <summary>
@@ -221,6 +236,7 @@ public sealed partial class Mailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
     /// <param name="cancellationToken">Cancels the wait for room.</param>
     /// <exception cref="OperationCanceledException">The token was cancelled before there was room.</exception>
     /// <exception cref="InvalidOperationException">The mailbox is bounded and the caller is a green thread.</exception>
+    /// <exception cref="ChannelClosedException">The mailbox was completed, and the message was not sent.</exception>
     public void Send(T message, CancellationToken cancellationToken)
     {
         if (Room is null)
@@ -234,20 +250,18 @@ public sealed partial class Mailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
     }
 
     /// <summary>
-    /// Puts a message into the mailbox if there is room, without ever waiting: always, for an unbounded mailbox.
-    /// Any thread.
+    /// Puts a message into the mailbox if there is room, without ever waiting: always, for an unbounded mailbox that
+    /// has not been completed. Any thread.
     /// </summary>
     /// <param name="message">The message.</param>
-    /// <returns>True if the message is in; false if the bounded mailbox was full, and the message was not sent.</returns>
+    /// <returns>
+    /// True if the message is in; false if the bounded mailbox was full or the mailbox was completed, and the message
+    /// was not sent.
+    /// </returns>
     public bool TrySend(T message)
     {
-        if (Room is null)
-        {
-            Send(message);
-            return true;
-        }
-
-        return TryAdd(message);
+        var tail = Volatile.Read(ref _tail);
+        return tail is null || tail.Room is null ? Append(message, tail, alongside: false) : TryAdd(message);
     }
 
     /// <summary>
@@ -256,7 +270,10 @@ public sealed partial class Mailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
     /// </summary>
     /// <param name="message">The message.</param>
     /// <param name="cancellationToken">Cancels the wait for room; the message is then not sent.</param>
-    /// <returns>A task that completes when the message is in.</returns>
+    /// <returns>
+    /// A task that completes when the message is in; it faults with a <see cref="ChannelClosedException"/> if the
+    /// mailbox is completed before the message went in.
+    /// </returns>
     public ValueTask SendAsync(T message, CancellationToken cancellationToken = default) => BoundedSends.SendAsync(this, message, cancellationToken);
 
     /// <summary>
@@ -272,6 +289,10 @@ public sealed partial class Mailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
     /// <param name="message">The message.</param>
     /// <returns>The event to yield.</returns>
     /// <exception cref="InvalidOperationException">The caller is not a green thread.</exception>
+    /// <exception cref="ChannelClosedException">
+    /// The mailbox was completed. A put that parked for room and finds the mailbox completed when it resumes ends its
+    /// thread with this exception, which the thread's joiners see.
+    /// </exception>
     public Event Put(T message) => BoundedSends.Put(this, message);
 
     /// <summary>
@@ -284,7 +305,9 @@ public sealed partial class Mailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
 
     /// <summary>
     /// Gets the event a green thread yields to receive the next message. After the thread resumes,
-    /// <see cref="ReceiveEvent{T}.Value"/> holds the message.
+    /// <see cref="ReceiveEvent{T}.Value"/> holds the message; or, once the mailbox is completed and every message
+    /// sent before has been taken, <see cref="ReceiveEvent{T}.IsCompleted"/> is true instead, and the receive never
+    /// parks again.
     /// </summary>
     /// <returns>
     /// This mailbox's receive event; the same object every time, so calling this before every receive costs nothing.
@@ -330,11 +353,85 @@ public sealed partial class Mailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
     /// </example>
     /// </remarks>
     /// <param name="message">The message taken, or the default value when there was none.</param>
-    /// <returns>True if a message was taken; false if the mailbox was empty.</returns>
+    /// <returns>
+    /// True if a message was taken; false if the mailbox was empty, or completed with every message taken (then
+    /// <see cref="IsCompleted"/> is true, and a <see cref="Recv"/> yielded now gets the end at once).
+    /// </returns>
     /// <exception cref="InvalidOperationException">
     /// The caller is not a green thread, or another green thread is the mailbox's receiver and has not ended.
     /// </exception>
     public bool TryRecv([MaybeNullWhen(false)] out T message) => TryTakeAsReceiver(out message);
+
+    /// <summary>
+    /// Gets a value indicating whether the mailbox has been completed: it takes no more messages. The receiver may
+    /// still have messages sent before to take; its receive gets the end after the last of them. Any thread.
+    /// </summary>
+    public bool IsCompleted => Volatile.Read(ref _tail) is EndSegment<T>;
+
+    /// <summary>
+    /// Completes the mailbox: no message can be sent after this, and the receiver, once it has taken every message
+    /// sent before, gets the end (<see cref="ReceiveEvent{T}.IsCompleted"/>) instead of waiting for more. Any thread,
+    /// once.
+    /// </summary>
+    /// <remarks>
+    /// <para>
+    /// A receiver parked on the empty mailbox is woken, and so is one waiting in a <see cref="Choice"/>, which then
+    /// chooses this mailbox's receive. Later sends are refused: <see cref="Send(T)"/> throws a
+    /// <see cref="ChannelClosedException"/>, <see cref="TrySend"/> returns false, and a sender waiting for room in a
+    /// bounded mailbox (an OS thread in <see cref="Send(T)"/>, a <see cref="SendAsync"/>, a green thread parked on
+    /// <see cref="Put"/>) stops waiting and fails the same way. A send that races the completion on another thread
+    /// either is refused or its message reaches the receiver before the end: none is lost silently.
+    /// </para>
+    /// <para>
+    /// Completing a second time throws; <see cref="TryComplete"/> returns false instead, for code where several
+    /// parties may complete. Completion costs the hop nothing: it freezes the mailbox's last segment behind a final
+    /// empty one, which senders and the receiver find on the paths they take anyway when a segment is full or empty.
+    /// </para>
+    /// <example>
+    /// <code>
+    /// var lines = new Mailbox&lt;string&gt;("lines");
+    /// var printer = scheduler.Spawn(Print(lines));
+    /// lines.Send("one");
+    /// lines.Send("two");
+    /// lines.Complete();          // the printer prints both, then ends
+    /// printer.Wait();
+    ///
+    /// static IEnumerable&lt;Event&gt; Print(Mailbox&lt;string&gt; lines)
+    /// {
+    ///     var line = lines.Recv();
+    ///     while (true)
+    ///     {
+    ///         yield return line;
+    ///         if (line.IsCompleted)
+    ///         {
+    ///             yield break;
+    ///         }
+    ///
+    ///         Console.WriteLine(line.Value);
+    ///     }
+    /// }
+    /// </code>
+    /// </example>
+    /// </remarks>
+    /// <param name="error">
+    /// Why the mailbox ends early, if it does: the inner exception of the <see cref="ChannelClosedException"/> that
+    /// reading <see cref="ReceiveEvent{T}.Value"/> past the end, and every refused send, throw. Null for a normal end.
+    /// </param>
+    /// <exception cref="ChannelClosedException">The mailbox was completed already.</exception>
+    public void Complete(Exception? error = null)
+    {
+        if (!TryComplete(error))
+        {
+            throw new ChannelClosedException($"{this} was completed already; a mailbox is completed once (call TryComplete where several parties may complete it).");
+        }
+    }
+
+    /// <summary>
+    /// Completes the mailbox unless it was completed already, as <see cref="Complete"/> does. Any thread.
+    /// </summary>
+    /// <param name="error">Why the mailbox ends early, or null for a normal end; see <see cref="Complete"/>.</param>
+    /// <returns>True if this call completed the mailbox; false if it was completed already (the first error stays).</returns>
+    public bool TryComplete(Exception? error = null) => End(error);
 
     /// <inheritdoc/>
     public override string ToString() => Name is null ? $"Mailbox<{typeof(T).Name}>" : $"Mailbox<{typeof(T).Name}> '{Name}'";

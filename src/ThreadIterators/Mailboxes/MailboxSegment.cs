@@ -35,14 +35,18 @@ namespace ThreadIterators;
 /// Senders: <see cref="TryAppend"/> and <see cref="Freeze"/>, any thread. <see cref="TryTake"/>, slot reads and the
 /// park mark: the receiver only.
 /// </para>
+/// <para>
+/// Not sealed for one subclass: <see cref="EndSegment{T}"/>, the frozen segment a completed mailbox ends with, which
+/// carries the completion's error. Nothing here is virtual, so the hop's calls stay direct.
+/// </para>
 /// </remarks>
 /// <typeparam name="T">The message type.</typeparam>
-internal sealed class MailboxSegment<T>
+internal class MailboxSegment<T>
 {
     /// <summary>In <see cref="TailWord"/>: the receiver found the segment empty and is parked on it.</summary>
     internal const long Parked = 1;
 
-    /// <summary>In <see cref="TailWord"/>: no more appends; <see cref="Next"/> takes them.</summary>
+    /// <summary>In <see cref="TailWord"/>: no more appends; <see cref="Next"/> takes them (none: an <see cref="EndSegment{T}"/> has no successor).</summary>
     internal const long Frozen = 2;
 
     /// <summary><see cref="TailWord"/> keeps the position above the two flag bits...</summary>
@@ -257,7 +261,7 @@ internal sealed class MailboxSegment<T>
     /// <summary>
     /// Stops further appends; returns true if the receiver was parked on the segment, in which case the caller now
     /// owes it a wake-up. <paramref name="appended"/> is the number of messages the segment got. Any thread, under
-    /// the mailbox's growth lock, after <see cref="Next"/> is set.
+    /// the segment's lock (growth, shrinking, completion), after <see cref="Next"/> is set.
     /// </summary>
     internal bool Freeze(out long appended)
     {

@@ -150,11 +150,14 @@ public sealed class PutEvent<T> : Event
         }
     }
 
+    /// <summary>Sends the armed message if there is room; false if not, and throws if the target was completed.</summary>
     private bool TrySendOnce()
     {
         if (!_target.TrySend(_message))
         {
-            return false;
+            // Completed: the thread ends with the refusal, here (a put found the target completed) or at its resume
+            // (completion released the wait), as a throw at the yield would end it.
+            return _target.IsCompleted ? throw _target.Refusal() : false;
         }
 
         _armed = false;

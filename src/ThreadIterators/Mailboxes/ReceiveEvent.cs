@@ -1,10 +1,13 @@
 using System.Diagnostics;
+using System.Diagnostics.CodeAnalysis;
+using System.Threading.Channels;
 
 namespace ThreadIterators;
 
 /// <summary>
 /// The event a green thread yields to receive from a <see cref="Mailbox{T}"/>; after the thread resumes,
-/// <see cref="Value"/> holds the message. Obtain it from <see cref="Mailbox{T}.Recv"/>.
+/// <see cref="Value"/> holds the message, or <see cref="IsCompleted"/> says the mailbox has ended. Obtain it from
+/// <see cref="Mailbox{T}.Recv"/>.
 /// </summary>
 /// <remarks>
 /// Each mailbox has exactly one receive event, reused for every message, so receiving allocates nothing.
@@ -18,10 +21,41 @@ public sealed class ReceiveEvent<T> : Event
     /// <summary>The mailbox this event receives from.</summary>
     private readonly Mailbox<T> _mailbox;
 
+    /// <summary>The message of the latest receive.</summary>
+    private T _value = default!;
+
+    /// <summary>
+    /// Whether a receive got the end. Set once and never cleared, since nothing follows the end; so a message costs
+    /// no store here, and <see cref="Value"/> reads one flag.
+    /// </summary>
+    private bool _completed;
+
     internal ReceiveEvent(Mailbox<T> mailbox) => _mailbox = mailbox;
 
-    /// <summary>Gets the message received by the latest completed receive.</summary>
-    public T Value { get; private set; } = default!;
+    /// <summary>Gets the message received by the latest receive.</summary>
+    /// <exception cref="ChannelClosedException">
+    /// The receive got the end of the completed mailbox, not a message (<see cref="IsCompleted"/>). The message names
+    /// the mailbox; the inner exception is the error it was completed with, if any.
+    /// </exception>
+    public T Value
+    {
+        get
+        {
+            if (_completed)
+            {
+                ThrowCompleted();
+            }
+
+            return _value;
+        }
+    }
+
+    /// <summary>
+    /// Gets a value indicating whether the latest receive got the end rather than a message: the mailbox was completed
+    /// (<see cref="Mailbox{T}.Complete"/>) and every message sent before has been taken. It stays true: every later
+    /// receive completes at once with the end.
+    /// </summary>
+    public bool IsCompleted => _completed;
 
     /// <summary>Gets the mailbox this event receives from.</summary>
     public Mailbox<T> Mailbox => _mailbox;
@@ -35,9 +69,27 @@ public sealed class ReceiveEvent<T> : Event
     internal override EventOutcome Resume(GreenThread thread, Worker worker) => _mailbox.TakeOnResume(thread, this);
 
     /// <summary>Stores a taken message for the body to read. Receiver only.</summary>
-    internal void Deliver(T message) => Value = message;
+    internal void Deliver(T message)
+    {
+        Debug.Assert(!_completed, $"{this} delivered a message after the end: a completed mailbox took a send.");
+        _value = message;
+    }
+
+    /// <summary>Records that the receive got the end of the completed mailbox. Receiver only.</summary>
+    internal void DeliverEnd()
+    {
+        _completed = true;
+        _value = default!;
+    }
 
     internal override void Abandon(GreenThread thread) => _mailbox.Abandon();
+
+    // Not inlined, and seen by the JIT to throw, so the check that calls it costs the caller a compare and a branch.
+    [DoesNotReturn]
+    private void ThrowCompleted() =>
+        throw new ChannelClosedException(
+            $"{this} got the end, not a message: {_mailbox} was completed and its every message taken. Check IsCompleted before reading Value.",
+            _mailbox.CompletionError);
 
     /// <inheritdoc/>
     internal override string? NotChoosableBecause => null;

@@ -3,6 +3,7 @@ using System.Collections.Concurrent;
 using System.Diagnostics;
 using System.Diagnostics.CodeAnalysis;
 using System.Threading;
+using System.Threading.Channels;
 using System.Threading.Tasks;
 
 namespace ThreadIterators;
@@ -21,9 +22,15 @@ namespace ThreadIterators;
 /// one sender's messages are taken in order, though receivers running in parallel may handle them out of order.
 /// </para>
 /// <para>
+/// <see cref="Complete"/> ends the mailbox as <see cref="Mailbox{T}.Complete"/> does: the receivers take every
+/// message sent before, then each of their receives gets the end (<see cref="SharedReceiveEvent{T}.IsCompleted"/>),
+/// and later sends are refused.
+/// </para>
+/// <para>
 /// Compared with <see cref="Mailbox{T}"/>, a send costs a few interlocked operations instead of one (the queue is a
-/// <see cref="ConcurrentQueue{T}"/>, which several receivers can take from, and a bounded one counts its free room
-/// with interlocked operations too). In exchange, no receiver sits idle while another has a backlog.
+/// <see cref="ConcurrentQueue{T}"/>, which several receivers can take from, and the mailbox counts the room its
+/// messages hold, so that completion knows when the last one has been taken). In exchange, no receiver sits idle
+/// while another has a backlog.
 /// </para>
 /// <para>Any thread may send; each receiving green thread uses its own receive event.</para>
 /// </remarks>
@@ -39,14 +46,39 @@ public sealed class SharedMailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
     /// <summary>Senders waiting for room; null when unbounded.</summary>
     private readonly WaiterQueue? _room;
 
-    private readonly int _capacity;
+    /// <summary>In <see cref="_free"/>: the mailbox was completed, and sends are refused.</summary>
+    private const long Completed = 1L << 62;
 
-    /// <summary>Room left in a bounded mailbox: a send takes one (an interlocked decrement), a take gives it back.</summary>
-    private int _free;
+    /// <summary>The room of an unbounded mailbox: more messages than memory holds, so never used up.</summary>
+    private const long UnboundedRoom = 1L << 61;
+
+    /// <summary>Marks a completion without an error in <see cref="_completion"/>.</summary>
+    private static readonly object s_noError = new();
+
+    /// <summary>The room of an empty mailbox: the capacity, or <see cref="UnboundedRoom"/>.</summary>
+    private readonly long _capacity;
+
+    /// <summary>
+    /// Room left: a send takes one with a compare-and-swap, and a take gives it back with an interlocked increment,
+    /// bounded or not; with <see cref="Completed"/> once completed. So the room is all back, with the mark, exactly
+    /// when the mailbox is completed and every message sent before has been taken: the end.
+    /// </summary>
+    private long _free;
+
+    /// <summary>
+    /// The error the mailbox was completed with, or <see cref="s_noError"/>; null until completed. Set, by the one
+    /// completion that wins it, before <see cref="Completed"/> is.
+    /// </summary>
+    private object? _completion;
 
     /// <summary>Initializes a new, empty, unbounded shared mailbox.</summary>
     /// <param name="name">An optional name that exceptions and the debugger show.</param>
-    public SharedMailbox(string? name = null) => Name = name;
+    public SharedMailbox(string? name = null)
+    {
+        Name = name;
+        _capacity = UnboundedRoom;
+        _free = UnboundedRoom;
+    }
 
     /// <summary>Initializes a new, empty shared mailbox that holds at most <paramref name="capacity"/> messages.</summary>
     /// <param name="capacity">The most messages the mailbox holds; at least 1.</param>
@@ -65,7 +97,13 @@ public sealed class SharedMailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
     public string? Name { get; }
 
     /// <summary>Gets the most messages the mailbox holds, or null if it is unbounded.</summary>
-    public int? Capacity => _room is null ? null : _capacity;
+    public int? Capacity => _room is null ? null : (int)_capacity;
+
+    /// <summary>
+    /// Gets a value indicating whether the mailbox has been completed: it takes no more messages. Its receivers may
+    /// still have messages sent before to take; each receive gets the end after the last of them. Any thread.
+    /// </summary>
+    public bool IsCompleted => (Volatile.Read(ref _free) & Completed) != 0;
 
     /// <summary>Gets the number of messages in the mailbox; a snapshot.</summary>
     public int Count => _messages.Count;
@@ -79,19 +117,33 @@ public sealed class SharedMailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
     /// <summary>Gets a value indicating whether the mailbox holds no message; a snapshot.</summary>
     internal bool IsEmpty => _messages.IsEmpty;
 
+    /// <summary>
+    /// Gets a value indicating whether the mailbox was completed and every message sent before has been taken, so
+    /// every receive gets the end. Once true, true for good. Any thread.
+    /// </summary>
+    internal bool IsDrained => Volatile.Read(ref _free) == (Completed | _capacity);
+
+    /// <summary>Gets the error the mailbox was completed with, or null.</summary>
+    internal Exception? CompletionError => Volatile.Read(ref _completion) as Exception;
+
     /// <inheritdoc/>
     WaiterQueue? IBoundedTarget<T>.Room => _room;
 
     /// <inheritdoc/>
+    /// <exception cref="ChannelClosedException">
+    /// The mailbox was completed (before the send, or while it waited for room), and the message was not sent. The
+    /// inner exception is the error the mailbox was completed with, if any.
+    /// </exception>
     public void Send(T message)
     {
         if (_room is not null)
         {
             BoundedSends.SendBlocking(this, message, CancellationToken.None);
-            return;
         }
-
-        Enqueue(message);
+        else if (!TryAdd(message))
+        {
+            throw Refusal();
+        }
     }
 
     /// <summary>As <see cref="Send(T)"/>; a blocked OS thread stops waiting when <paramref name="cancellationToken"/> is cancelled, and the message is then not sent.</summary>
@@ -99,11 +151,12 @@ public sealed class SharedMailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
     /// <param name="cancellationToken">Cancels the wait for room.</param>
     /// <exception cref="OperationCanceledException">The token was cancelled before there was room.</exception>
     /// <exception cref="InvalidOperationException">The mailbox is bounded and the caller is a green thread.</exception>
+    /// <exception cref="ChannelClosedException">The mailbox was completed, and the message was not sent.</exception>
     public void Send(T message, CancellationToken cancellationToken)
     {
         if (_room is null)
         {
-            Enqueue(message);
+            Send(message);
         }
         else
         {
@@ -111,22 +164,20 @@ public sealed class SharedMailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
         }
     }
 
-    /// <inheritdoc/>
-    public bool TrySend(T message)
-    {
-        if (_room is null)
-        {
-            Enqueue(message);
-            return true;
-        }
-
-        return TryAdd(message);
-    }
+    /// <summary>Sends a message if there is room, without waiting; always, into an unbounded mailbox that has not been completed.</summary>
+    /// <param name="message">The message.</param>
+    /// <returns>True if the message was sent; false if the bounded mailbox was full or the mailbox was completed.</returns>
+    public bool TrySend(T message) => TryAdd(message);
 
     /// <inheritdoc/>
+    /// <remarks>The task faults with a <see cref="ChannelClosedException"/> if the mailbox is completed before the message went in.</remarks>
     public ValueTask SendAsync(T message, CancellationToken cancellationToken = default) => BoundedSends.SendAsync(this, message, cancellationToken);
 
     /// <inheritdoc/>
+    /// <exception cref="ChannelClosedException">
+    /// The mailbox was completed. A put that parked for room and finds the mailbox completed when it resumes ends its
+    /// thread with this exception.
+    /// </exception>
     public Event Put(T message) => BoundedSends.Put(this, message);
 
     /// <summary>
@@ -164,8 +215,65 @@ public sealed class SharedMailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
     /// </example>
     /// </remarks>
     /// <param name="message">The message taken, or the default value when there was none.</param>
-    /// <returns>True if a message was taken; false if the mailbox was empty.</returns>
+    /// <returns>True if a message was taken; false if the mailbox was empty (or completed, with every message taken).</returns>
     public bool TryRecv([MaybeNullWhen(false)] out T message) => TryTake(out message);
+
+    /// <summary>
+    /// Completes the mailbox: no message can be sent after this, and once the receivers have taken every message sent
+    /// before, each of their receives gets the end (<see cref="SharedReceiveEvent{T}.IsCompleted"/>) instead of
+    /// waiting for more. Any thread, once.
+    /// </summary>
+    /// <remarks>
+    /// Every receiver parked on the empty mailbox is woken and gets the end, each in its own receive; while messages
+    /// are left, the receivers take them first, and the take of the last wakes the rest. Sends are refused as after
+    /// <see cref="Mailbox{T}.Complete"/>: <see cref="Send(T)"/> throws a <see cref="ChannelClosedException"/>,
+    /// <see cref="TrySend"/> returns false, and senders waiting for room stop waiting and fail. A send that races the
+    /// completion either is refused or its message is taken before the end. Completing a second time throws;
+    /// <see cref="TryComplete"/> returns false instead.
+    /// </remarks>
+    /// <param name="error">
+    /// Why the mailbox ends early, if it does: the inner exception of the <see cref="ChannelClosedException"/> that
+    /// reading <see cref="SharedReceiveEvent{T}.Value"/> past the end, and every refused send, throw. Null for a normal
+    /// end.
+    /// </param>
+    /// <exception cref="ChannelClosedException">The mailbox was completed already.</exception>
+    public void Complete(Exception? error = null)
+    {
+        if (!TryComplete(error))
+        {
+            throw new ChannelClosedException($"{this} was completed already; a mailbox is completed once (call TryComplete where several parties may complete it).");
+        }
+    }
+
+    /// <summary>Completes the mailbox unless it was completed already, as <see cref="Complete"/> does. Any thread.</summary>
+    /// <param name="error">Why the mailbox ends early, or null for a normal end; see <see cref="Complete"/>.</param>
+    /// <returns>True if this call completed the mailbox; false if it was completed already (the first error stays).</returns>
+    public bool TryComplete(Exception? error = null)
+    {
+        // One completion wins the record of the error; then the mark cuts the sends: a send's compare-and-swap that
+        // took room before it is delivered, and every one after it is refused.
+        if (Interlocked.CompareExchange(ref _completion, error ?? s_noError, null) is not null)
+        {
+            return false;
+        }
+
+        var free = Interlocked.Or(ref _free, Completed);
+
+        // Both after the mark, a full fence. Nothing outstanding: the end is now, for every parked receiver (one that
+        // parks later looks at the room after queuing, and finds the end). Otherwise the take of the last message
+        // wakes them. Waiting senders go now, and are refused.
+        if (free == _capacity)
+        {
+            ReleaseReceiversAtEnd();
+        }
+
+        if (_room is { } room && room.Count != 0)
+        {
+            room.Release(int.MaxValue);
+        }
+
+        return true;
+    }
 
     /// <inheritdoc/>
     public override string ToString() => Name is null ? $"SharedMailbox<{typeof(T).Name}>" : $"SharedMailbox<{typeof(T).Name}> '{Name}'";
@@ -176,7 +284,13 @@ public sealed class SharedMailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
     /// <inheritdoc/>
     bool IBoundedTarget<T>.HasRoom() => Volatile.Read(ref _free) > 0;
 
-    /// <summary>Takes the oldest message, if any, and gives its room back to waiting senders. Any receiver.</summary>
+    /// <inheritdoc/>
+    ChannelClosedException IBoundedTarget<T>.Refusal() => Refusal();
+
+    /// <summary>
+    /// Takes the oldest message, if any, and gives its room back: to waiting senders, or, for the last message of a
+    /// completed mailbox, as the end to every parked receiver. Any receiver.
+    /// </summary>
     internal bool TryTake([MaybeNullWhen(false)] out T message)
     {
         if (!_messages.TryDequeue(out message))
@@ -184,27 +298,34 @@ public sealed class SharedMailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
             return false;
         }
 
-        if (_room is { } room)
+        // The increment is a full fence, so a sender that started waiting before it is seen here, and so is a
+        // receiver that queued before it (it looks at the room after queuing).
+        var free = Interlocked.Increment(ref _free);
+        if (free < Completed)
         {
-            // The increment is a full fence, so a sender that started waiting before it is seen here.
-            var free = Interlocked.Increment(ref _free);
-            if (room.Count != 0 && (free >= room.ReleaseAt || _messages.IsEmpty))
+            if (_room is { } room && room.Count != 0 && (free >= room.ReleaseAt || _messages.IsEmpty))
             {
-                room.Release(free);
+                room.Release((int)free);
             }
+        }
+        else if (free == (Completed | _capacity))
+        {
+            ReleaseReceiversAtEnd();
         }
 
         return true;
     }
 
+    /// <summary>Refuses sends once completed, and takes room in a bounded mailbox; false if completed or full.</summary>
     private bool TryAdd(T message)
     {
         // A compare-and-swap that never takes the count below zero: a decrement undone after the fact would hide
-        // room for a moment, and a receiver giving room back in that moment would see none to release.
+        // room for a moment, and a receiver giving room back in that moment would see none to release. The same
+        // swap orders the send against a completion, which sets its mark in the same word.
         var free = Volatile.Read(ref _free);
         while (true)
         {
-            if (free <= 0)
+            if (free <= 0 || free >= Completed)
             {
                 return false;
             }
@@ -221,6 +342,19 @@ public sealed class SharedMailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
         Enqueue(message);
         return true;
     }
+
+    /// <summary>Wakes every receiver parked on the mailbox, whose end has come.</summary>
+    private void ReleaseReceiversAtEnd()
+    {
+        if (_receivers.Count != 0)
+        {
+            _receivers.Release(int.MaxValue);
+        }
+    }
+
+    /// <summary>Makes the exception a refused send throws, naming the mailbox, with the completion's error inside.</summary>
+    private ChannelClosedException Refusal() =>
+        new($"{this} was completed: it takes no more messages, and this one was not sent.", CompletionError);
 
     private void Enqueue(T message)
     {

@@ -1,12 +1,14 @@
 using System;
 using System.Diagnostics;
+using System.Diagnostics.CodeAnalysis;
 using System.Threading;
+using System.Threading.Channels;
 
 namespace ThreadIterators;
 
 /// <summary>
 /// The event one green thread yields to receive from a <see cref="SharedMailbox{T}"/>; after the thread resumes,
-/// <see cref="Value"/> holds the message. Obtain one per receiver from <see cref="SharedMailbox{T}.CreateReceiveEvent"/> and yield
+/// <see cref="Value"/> holds the message, or <see cref="IsCompleted"/> says the mailbox has ended. Obtain one per receiver from <see cref="SharedMailbox{T}.CreateReceiveEvent"/> and yield
 /// it for every message.
 /// </summary>
 /// <remarks>The one green thread it is bound to, on whichever worker runs it.</remarks>
@@ -19,10 +21,38 @@ public sealed class SharedReceiveEvent<T> : Event
     /// <summary>The receiving thread's place among the parked receivers; made, and the event bound, when first yielded.</summary>
     private Waiter? _waiter;
 
+    /// <summary>The message of the latest receive.</summary>
+    private T _value = default!;
+
+    /// <summary>Whether a receive got the end; set once and never cleared, since nothing follows the end.</summary>
+    private bool _completed;
+
     internal SharedReceiveEvent(SharedMailbox<T> mailbox) => _mailbox = mailbox;
 
-    /// <summary>Gets the message received by the latest completed receive.</summary>
-    public T Value { get; private set; } = default!;
+    /// <summary>Gets the message received by the latest receive.</summary>
+    /// <exception cref="ChannelClosedException">
+    /// The receive got the end of the completed mailbox, not a message (<see cref="IsCompleted"/>). The message names
+    /// the mailbox; the inner exception is the error it was completed with, if any.
+    /// </exception>
+    public T Value
+    {
+        get
+        {
+            if (_completed)
+            {
+                ThrowCompleted();
+            }
+
+            return _value;
+        }
+    }
+
+    /// <summary>
+    /// Gets a value indicating whether the latest receive got the end rather than a message: the mailbox was completed
+    /// (<see cref="SharedMailbox{T}.Complete"/>) and every message sent before has been taken, by this receiver or
+    /// another. It stays true: every later receive completes at once with the end.
+    /// </summary>
+    public bool IsCompleted => _completed;
 
     /// <summary>Gets the mailbox this event receives from.</summary>
     public SharedMailbox<T> Mailbox => _mailbox;
@@ -40,7 +70,14 @@ public sealed class SharedReceiveEvent<T> : Event
         WaiterFor(thread);
         if (_mailbox.TryTake(out var message))
         {
-            Value = message;
+            Deliver(message);
+            return EventOutcome.Continue;
+        }
+
+        if (_mailbox.IsDrained)
+        {
+            // The end completes the branch as a message would: the choice chooses it, and it reports the end.
+            DeliverEnd();
             return EventOutcome.Continue;
         }
 
@@ -52,9 +89,9 @@ public sealed class SharedReceiveEvent<T> : Event
         var waiter = WaiterFor(thread);
         var ticket = _mailbox.Receivers.Add(waiter, branch, generation);
 
-        // As a plain receive: counted in (a full fence), then a last look. A message there, and the withdrawal won:
-        // nothing registered. Lost: a send released this waiter, and the branch is fired.
-        return _mailbox.IsEmpty || !waiter.TryWithdraw(ticket);
+        // As a plain receive: counted in (a full fence), then a last look. A message (or the end) there, and the
+        // withdrawal won: nothing registered. Lost: a send (or the end) released this waiter, and the branch is fired.
+        return (_mailbox.IsEmpty && !_mailbox.IsDrained) || !waiter.TryWithdraw(ticket);
     }
 
     internal override void Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen)
@@ -107,19 +144,48 @@ public sealed class SharedReceiveEvent<T> : Event
         return waiter;
     }
 
+    /// <summary>Stores a taken message for the body to read. The receiving thread.</summary>
+    private void Deliver(T message)
+    {
+        Debug.Assert(!_completed, $"{this} delivered a message after the end: a completed shared mailbox took a send.");
+        _value = message;
+    }
+
+    /// <summary>Records that the receive got the end of the completed mailbox. The receiving thread.</summary>
+    private void DeliverEnd()
+    {
+        _completed = true;
+        _value = default!;
+    }
+
+    // Not inlined, and seen by the JIT to throw, so the check that calls it costs the caller a compare and a branch.
+    [DoesNotReturn]
+    private void ThrowCompleted() =>
+        throw new ChannelClosedException(
+            $"{this} got the end, not a message: {_mailbox} was completed and its every message taken. Check IsCompleted before reading Value.",
+            _mailbox.CompletionError);
+
     private EventOutcome Receive(Waiter waiter)
     {
         while (true)
         {
             if (_mailbox.TryTake(out var message))
             {
-                Value = message;
+                Deliver(message);
                 return EventOutcome.Continue;
             }
 
-            // Count in (a full fence), then look once more: a sender publishes its message and then reads the count.
+            if (_mailbox.IsDrained)
+            {
+                DeliverEnd();
+                return EventOutcome.Continue;
+            }
+
+            // Count in (a full fence), then look once more: a sender publishes its message and then reads the count,
+            // and the take of a completed mailbox's last message (or the completion) gives its room back and then
+            // reads it, so either this look sees the end or that release sees this receiver.
             var ticket = _mailbox.Receivers.Add(waiter);
-            if (_mailbox.IsEmpty || !waiter.TryWithdraw(ticket))
+            if ((_mailbox.IsEmpty && !_mailbox.IsDrained) || !waiter.TryWithdraw(ticket))
             {
                 // Parked: a send wakes the thread (or already did, if the withdrawal lost; it may be running
                 // elsewhere by now, so nothing here touches it again), and Resume takes again. Another receiver may

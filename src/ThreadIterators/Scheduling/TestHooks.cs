@@ -38,6 +38,13 @@ internal static class TestHooks
     internal static Action<object>? AfterTailRead { get; set; }
 
     /// <summary>
+    /// Called by a sender on the slow path right before each append it tries there (the argument is the mailbox): after
+    /// it created the first segment or grew a full one, when it may owe the receiver a wake-up. Meanwhile the mailbox
+    /// may be completed.
+    /// </summary>
+    internal static Action<object>? BeforeSlowAppend { get; set; }
+
+    /// <summary>
     /// Called by a sender that took the receiver's park mark, before it reads which thread to wake (the argument is
     /// the mailbox). Meanwhile the scheduler may be disposed and the mailbox abandoned.
     /// </summary>

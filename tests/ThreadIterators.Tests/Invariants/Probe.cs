@@ -16,6 +16,9 @@ internal static class Probe
     /// <summary>Gets the number of senders waiting for room in a bounded mailbox (0 for an unbounded one).</summary>
     internal static int WaitingSenders<T>(Mailbox<T> mailbox) => ((IBoundedTarget<T>)mailbox).Room?.Count ?? 0;
 
+    /// <summary>Gets the number of senders waiting for room in a bounded mailbox or shared mailbox (0 for anything else).</summary>
+    internal static int WaitingSenders<T>(IMessageTarget<T> target) => (target as IBoundedTarget<T>)?.Room?.Count ?? 0;
+
     /// <summary>Gets the segment a mailbox's senders append to, if any.</summary>
     internal static MailboxSegment<T>? TailSegment<T>(Mailbox<T> mailbox) => Volatile.Read(ref MailboxFields<T>.Tail(mailbox));
 

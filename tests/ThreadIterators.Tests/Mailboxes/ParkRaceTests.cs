@@ -376,6 +376,176 @@ public sealed class ParkRaceTests
         }
     }
 
+    [Theory]
+    [InlineData(1)]
+    [InlineData(2)]
+    public void Complete_WhileASenderHoldsTheTailItRead_TheSendIsRefused_AndTheReceiverGetsTheEarlierMessageThenTheEnd(int workers)
+    {
+        using var scheduler = new Scheduler(workers);
+        var inbox = new Mailbox<int>("completed under a sender");
+        using var senderHolds = new ManualResetEventSlim();
+        using var release = new ManualResetEventSlim();
+        var armed = 0;
+        TestHooks.AfterTailRead = mailbox =>
+        {
+            if (mailbox == inbox && Interlocked.Exchange(ref armed, 0) == 1)
+            {
+                senderHolds.Set();
+                release.Wait(Timeout);
+            }
+        };
+
+        try
+        {
+            inbox.Send(0);
+            Volatile.Write(ref armed, 1);
+            Exception? refusal = null;
+            var late = new Thread(() => refusal = Record.Exception(() => inbox.Send(1))) { IsBackground = true };
+            late.Start();
+            Assert.True(senderHolds.Wait(Timeout), "the late sender never read the tail");
+
+            // The segment the late sender holds is frozen behind the end; its append finds it no longer the tail,
+            // reads the tail again, and finds the end.
+            inbox.Complete();
+            release.Set();
+            Assert.True(late.Join(Timeout), "the late sender did not finish");
+            Assert.IsType<System.Threading.Channels.ChannelClosedException>(refusal);
+
+            var received = new List<int>();
+            var receiver = scheduler.Spawn(ReceiveToTheEnd(inbox, received), "receiver");
+            Assert.True(receiver.Wait(Timeout), "the receiver never got the end");
+            Assert.Equal([0], received);
+        }
+        finally
+        {
+            TestHooks.AfterTailRead = null;
+            release.Set();
+        }
+    }
+
+    [Theory]
+    [InlineData(1)]
+    [InlineData(2)]
+    public void Complete_WhileAGrowingSenderOwesTheParkedReceiverItsWakeUp_TheSenderIsRefused_AndStillWakesIt(int workers)
+    {
+        using var scheduler = new Scheduler(workers);
+        var gate = new Mailbox<int>("gate");
+        var inbox = new Mailbox<int>("grown, then completed");
+        var received = new List<int>();
+        using var senderHolds = new ManualResetEventSlim();
+        using var release = new ManualResetEventSlim();
+        var grows = 0;
+        var slowAppends = 0;
+        TestHooks.BeforeGrow = mailbox =>
+        {
+            // The receiver drains the full first segment and parks on it, so the growth's freeze takes its park mark.
+            if (mailbox == inbox && Interlocked.Increment(ref grows) == 1)
+            {
+                gate.Send(0);
+                Waiting.Until(() => inbox.IsReceiverParked, "the receiver drains the full segment and parks");
+            }
+        };
+        TestHooks.BeforeSlowAppend = mailbox =>
+        {
+            // The first try after the growth is the append into the grown segment, with the wake-up owed: complete
+            // the mailbox there.
+            if (mailbox == inbox && Volatile.Read(ref grows) > 0 && Interlocked.Increment(ref slowAppends) == 1)
+            {
+                senderHolds.Set();
+                release.Wait(Timeout);
+            }
+        };
+
+        try
+        {
+            var receiver = scheduler.Spawn(Receive(), "receiver");
+            for (var i = 0; i < 4; i++)
+            {
+                inbox.Send(i);
+            }
+
+            Exception? refusal = null;
+            var grower = new Thread(() => refusal = Record.Exception(() => inbox.Send(4))) { IsBackground = true };
+            grower.Start();
+            Assert.True(senderHolds.Wait(Timeout), "the fifth send never grew the mailbox");
+            inbox.Complete();
+            release.Set();
+            Assert.True(grower.Join(Timeout), "the growing sender did not finish");
+            Assert.IsType<System.Threading.Channels.ChannelClosedException>(refusal);
+
+            // Refused, the growing sender still wakes the receiver, which finds the end after the four messages.
+            Assert.True(receiver.Wait(Timeout), "the receiver was never woken");
+            Assert.Equal([0, 1, 2, 3], received);
+        }
+        finally
+        {
+            TestHooks.BeforeGrow = null;
+            TestHooks.BeforeSlowAppend = null;
+            release.Set();
+        }
+
+        IEnumerable<Event> Receive()
+        {
+            yield return gate.Recv();
+            foreach (var e in ReceiveToTheEnd(inbox, received))
+            {
+                yield return e;
+            }
+        }
+    }
+
+    [Theory]
+    [InlineData(2)]
+    [InlineData(4)]
+    public void Complete_WakesAReceiverWhoseParkingWorkerIsStillHeld_TheThreadRunsOnceElsewhereAndGetsTheEnd(int workers)
+    {
+        using var scheduler = new Scheduler(workers);
+        var inbox = new Mailbox<int>("completed while parking");
+        using var parkHeld = new ManualResetEventSlim();
+        using var release = new ManualResetEventSlim();
+        var parks = 0;
+        TestHooks.AfterParkExchange = mailbox =>
+        {
+            if (mailbox == inbox && Interlocked.Increment(ref parks) == 1)
+            {
+                parkHeld.Set();
+                release.Wait(Timeout);
+            }
+        };
+
+        try
+        {
+            var received = new List<int>();
+            var receiver = scheduler.Spawn(ReceiveToTheEnd(inbox, received), "receiver");
+            Assert.True(parkHeld.Wait(Timeout), "the receiver never parked");
+
+            // The completion takes the park mark and wakes the thread, which runs on another worker and ends there
+            // while the worker that parked it still holds it.
+            inbox.Complete();
+            Assert.True(receiver.Wait(Timeout), "the woken receiver did not run elsewhere");
+            release.Set();
+            Assert.Empty(received);
+            Assert.Equal(1, Volatile.Read(ref parks));
+        }
+        finally
+        {
+            TestHooks.AfterParkExchange = null;
+            release.Set();
+        }
+    }
+
+    /// <summary>Receives until the end of <paramref name="inbox"/>, adding each message to <paramref name="received"/>.</summary>
+    private static IEnumerable<Event> ReceiveToTheEnd(Mailbox<int> inbox, List<int> received)
+    {
+        var message = inbox.Recv();
+        yield return message;
+        while (!message.IsCompleted)
+        {
+            received.Add(message.Value);
+            yield return message;
+        }
+    }
+
     /// <summary>A message type no other test uses, so this test alone fills and drains its segment pool.</summary>
     private readonly record struct Tagged(int Value);
 
