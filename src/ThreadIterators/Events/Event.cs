@@ -281,6 +281,33 @@ public abstract class Event
     /// </summary>
     internal virtual EventOutcome CompleteChosen(GreenThread thread) => TryCompleteNow(thread);
 
+    // Stopping a thread from outside (GreenThread.Stop; docs/architecture.md, "Stopping a thread"). Every kind of
+    // event a thread can park on overrides TryInterrupt; the default, for the events a thread never parks on with a
+    // wake-up owed by someone else (a yield, a deferred park), finds nothing to take back.
+
+    /// <summary>
+    /// Takes back the one wake-up this event owes <paramref name="thread"/> if the thread is parked on it in a plain
+    /// wait (not as a choice's branch), undoing the wait without effect: nothing taken, nothing sent, nothing held.
+    /// True if this call took it: then nothing else will make the thread ready. False if the thread is not parked here
+    /// (it runs, parks on something else, or has ended), or a waker took the wake-up first.
+    /// </summary>
+    /// <remarks>
+    /// Any thread, at any moment: the thread may be running, parking on this very event, or ended, and its wakers may
+    /// be at work. So an override takes only a registration that is the thread's own, with the compare-and-swap or
+    /// under the lock its wakers use; and it synchronizes with the park through that same word or lock, so that either
+    /// it finds the park or the parking worker, which looks at <see cref="GreenThread.PendingFault"/> after every
+    /// park, finds the stop.
+    /// </remarks>
+    internal virtual bool TryInterrupt(GreenThread thread) => false;
+
+    /// <summary>
+    /// Finishes a wait <see cref="TryInterrupt"/> took back, where that needs the thread's own side: a choice
+    /// withdraws its branches, a put forgets its wait. The worker that runs the stopped thread, or the disposing thread.
+    /// </summary>
+    internal virtual void CompleteInterrupt(GreenThread thread)
+    {
+    }
+
     private InvalidOperationException NotChoosable(GreenThread thread) =>
         new($"{thread} used {this} as a branch of a choice, but {NotChoosableBecause}.");
 }

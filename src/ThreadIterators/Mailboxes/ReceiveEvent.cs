@@ -39,6 +39,8 @@ public sealed class ReceiveEvent<T> : Event
 
     internal override void Abandon(GreenThread thread) => _mailbox.Abandon();
 
+    internal override bool TryInterrupt(GreenThread thread) => _mailbox.TryInterruptReceive(thread);
+
     /// <inheritdoc/>
     internal override string? NotChoosableBecause => null;
 

@@ -36,4 +36,7 @@ internal sealed class NextBatchEvent<T>(Puller<T> puller) : Event
     }
 
     internal override void Abandon(GreenThread thread) => puller.Replies.Recv().Abandon(thread);
+
+    // Parked only on the reply mailbox, after its requests went to the producer; a batch that comes stays there.
+    internal override bool TryInterrupt(GreenThread thread) => puller.Replies.Recv().TryInterrupt(thread);
 }

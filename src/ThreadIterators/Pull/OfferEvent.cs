@@ -34,6 +34,9 @@ internal sealed class OfferEvent<T>(PullSource<T> source) : Event
 
     internal override void Abandon(GreenThread thread) => source.Requests.Recv().Abandon(thread);
 
+    // Parked only on the request mailbox; the request it waited for stays there for the next offer.
+    internal override bool TryInterrupt(GreenThread thread) => source.Requests.Recv().TryInterrupt(thread);
+
     private EventOutcome Add()
     {
         var batch = source.Current!;
