@@ -23,8 +23,10 @@ namespace ThreadIterators;
 /// Branches: a mailbox's <see cref="Mailbox{T}.Recv"/>, a shared mailbox's receive event, a
 /// <see cref="PutEvent{T}"/> made by <c>CreatePutEvent</c> (not the event <c>Put</c> returns, which sends at once
 /// when there is room), a thread's <see cref="GreenThread.Exited"/> or <see cref="GreenThread.Ended"/>, a
-/// <see cref="TaskEvent"/> or <see cref="TaskEvent{T}"/>, and a <see cref="CreditWindow.Acquire"/>. Any mix of
-/// message types. A choice refuses, when it is built, an event that cannot be withdrawn (naming it and why).
+/// <see cref="TaskEvent"/> or <see cref="TaskEvent{T}"/>, a <see cref="CreditWindow.Acquire"/>, and a cancellation
+/// token's <see cref="Event.WhenCanceled(System.Threading.CancellationToken)"/>, which ends any of these waits when
+/// the token is canceled. Any mix of message types. A choice refuses, when it is built, an event that cannot be
+/// withdrawn (naming it and why).
 /// </para>
 /// <para>
 /// A thread stopped (<see cref="GreenThread.Stop"/>) while parked on a choice has every branch withdrawn, as if

@@ -9,8 +9,8 @@ namespace ThreadIterators;
 /// Something a green thread waits for. A green thread body yields an <see cref="Event"/> wherever it would block;
 /// the scheduler parks the thread and resumes it right after the <c>yield return</c> once the event has completed.
 /// Every event comes from the library: a mailbox's receive or put, another thread's exit (a join), a sleep, a yield,
-/// a credit window's acquire, a pull source's offer and complete and its pullers' next batch, and a task's
-/// completion; the remarks list each with what it waits for.
+/// a credit window's acquire, a pull source's offer and complete and its pullers' next batch, a task's completion,
+/// and a cancellation token's cancellation; the remarks list each with what it waits for.
 /// </summary>
 /// <remarks>
 /// <para>
@@ -123,6 +123,14 @@ namespace ThreadIterators;
 /// </description>
 /// </item>
 /// <item>
+/// <term><see cref="WhenCanceled(CancellationToken)"/></term>
+/// <description>
+/// The cancellation of a <see cref="CancellationToken"/>: parks until the token is canceled, and resumes on a worker
+/// of the thread's own scheduler, never on the OS thread that canceled it; a token canceled already does not park.
+/// Usually a branch of a <see cref="Choice"/>, so that a wait for a message also ends when the token is canceled.
+/// </description>
+/// </item>
+/// <item>
 /// <term><see cref="RunBlocking{T}(Func{T})"/>, <see cref="RunBlocking(Action)"/></term>
 /// <description>
 /// A blocking call, run on the thread pool: the task event of <see cref="Task.Run{TResult}(Func{TResult})"/>, so the
@@ -219,6 +227,53 @@ public abstract class Event
         ArgumentNullException.ThrowIfNull(action);
         return new TaskEvent().For(Task.Run(action));
     }
+
+    /// <summary>
+    /// Creates an event that completes once <paramref name="cancellationToken"/> is canceled, so a green thread can
+    /// wait for a cancellation as it waits for anything else: alone, or as a branch of a <see cref="Choice"/> beside a
+    /// receive, a put, a join or a task.
+    /// </summary>
+    /// <remarks>
+    /// <para>
+    /// A token canceled already completes the event at once, without parking. Otherwise the thread parks, and the
+    /// cancellation makes it ready on a worker of its own scheduler: the OS thread that cancels the token (which runs
+    /// the token's callbacks inside <see cref="CancellationTokenSource.Cancel()"/>) only queues it, and never runs the
+    /// body.
+    /// </para>
+    /// <para>
+    /// A token that can never be canceled (<see cref="CancellationToken.None"/>, <c>default</c>) is accepted and
+    /// registers nothing: alone, the event waits until the thread is stopped or its scheduler disposed; as a branch it
+    /// never completes, so a method with an optional token can put it in its choice whatever the caller passed.
+    /// </para>
+    /// <para>
+    /// Reusable: build it once, outside the loop, and yield it (or the choice it is a branch of) for every wait. Each
+    /// wait registers a callback with the token; a wait that ends another way (another branch chosen, the thread
+    /// stopped, its scheduler disposed) removes it, without waiting for a callback already running. The event is
+    /// bound to the first green thread that yields it; another thread that yields it is faulted.
+    /// </para>
+    /// </remarks>
+    /// <param name="cancellationToken">The token to wait on.</param>
+    /// <returns>A new event; yield it, or make it a branch of a <see cref="Choice"/>.</returns>
+    /// <example>
+    /// A thread that serves requests until its token is canceled:
+    /// <code>
+    /// static IEnumerable&lt;Event&gt; Serve(Mailbox&lt;string&gt; requests, CancellationToken token)
+    /// {
+    ///     var next = new Choice(requests.Recv(), Event.WhenCanceled(token));
+    ///     while (true)
+    ///     {
+    ///         yield return next;
+    ///         if (next.Index == 1)
+    ///         {
+    ///             yield break;                  // Canceled; unread requests stay in the mailbox.
+    ///         }
+    ///
+    ///         Console.WriteLine(requests.Recv().Value);
+    ///     }
+    /// }
+    /// </code>
+    /// </example>
+    public static Event WhenCanceled(CancellationToken cancellationToken) => new CancellationEvent(cancellationToken);
 
     /// <summary>
     /// Called on <paramref name="worker"/>, which runs <paramref name="thread"/>, right after the thread yielded this event.

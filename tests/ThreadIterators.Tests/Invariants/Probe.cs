@@ -50,6 +50,9 @@ internal static class Probe
     /// <summary>Gets a value indicating whether the thread that yielded <paramref name="choice"/> has parked on it (its parked bit), with no branch chosen yet.</summary>
     internal static bool IsParked(Choice choice) => (Volatile.Read(ref ChoiceFields.State(choice)) & 0xFF) == 0x80;
 
+    /// <summary>Gets a value indicating whether a green thread is parked on <paramref name="whenCanceled"/>, made by <see cref="Event.WhenCanceled"/>.</summary>
+    internal static bool IsWaiting(Event whenCanceled) => Volatile.Read(ref CancellationEventFields.Waiter((CancellationEvent)whenCanceled)) is GreenThread;
+
     /// <summary>Gets the managed ids of the OS threads of a scheduler's workers.</summary>
     internal static HashSet<int> WorkerThreadIds(Scheduler scheduler)
     {
@@ -230,6 +233,12 @@ internal static class Probe
     {
         [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_state")]
         internal static extern ref long State(Choice choice);
+    }
+
+    private static class CancellationEventFields
+    {
+        [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_waiter")]
+        internal static extern ref object? Waiter(CancellationEvent whenCanceled);
     }
 
     private static class GreenThreadFields
