@@ -25,10 +25,16 @@ namespace ThreadIterators;
 /// when there is room), a thread's <see cref="GreenThread.Exited"/> or <see cref="GreenThread.Ended"/>, a
 /// <see cref="TaskEvent"/> or <see cref="TaskEvent{T}"/>, a <see cref="CreditWindow.Acquire"/>, a pull source's
 /// <see cref="PullSource{T}.Offer"/> and <see cref="PullSource{T}.Complete"/> and a puller's
-/// <see cref="Puller{T}.Next"/>, and <see cref="Event.Sleep(TimeSpan)"/>: a deadline that long after the thread
-/// parks, looked at after every other branch, so a message already there wins over a deadline already passed. Any
-/// mix of message types. A choice refuses, when it is built, an event that cannot be withdrawn (naming it and why).
-/// For a single wait with a timeout, <see cref="TimeoutExtensions.WithTimeout{TEvent}(TEvent, TimeSpan)"/> is shorter.
+/// <see cref="Puller{T}.Next"/>, a cancellation token's
+/// <see cref="Event.WhenCanceled(System.Threading.CancellationToken)"/> (which ends any of these waits when the token
+/// is canceled), and <see cref="Event.Sleep(TimeSpan)"/>: a deadline that long after the thread parks, looked at
+/// after every other branch, so a message already there wins over a deadline already passed. Any mix of message
+/// types. A choice refuses, when it is built, an event that cannot be withdrawn (naming it and why). For a single
+/// wait with a timeout, <see cref="TimeoutExtensions.WithTimeout{TEvent}(TEvent, TimeSpan)"/> is shorter.
+/// </para>
+/// <para>
+/// A thread stopped (<see cref="GreenThread.Stop"/>) while parked on a choice has every branch withdrawn, as if
+/// another branch had won.
 /// </para>
 /// <para>
 /// Which branch, when several could complete at once: the choice looks at the branches in turn, starting one
@@ -71,6 +77,12 @@ public sealed class Choice : Event
 
     /// <summary>In <see cref="_state"/>: the thread has parked, so the waker that chooses a branch must make it ready.</summary>
     private const long ParkedBit = 0x80;
+
+    /// <summary>
+    /// In <see cref="_state"/>'s chosen bits: no branch, but a stop took the parked thread back. Above any branch's
+    /// index plus one, and not zero, so every later fire finds the wait decided.
+    /// </summary>
+    private const long StoppedChoice = ChosenMask;
 
     /// <summary>The generation sits above the chosen index and the parked bit.</summary>
     private const int GenerationShift = 8;
@@ -254,6 +266,20 @@ public sealed class Choice : Event
             _branches[index].Withdraw(thread, _handles[index], chosen: false);
         }
     }
+
+    internal override bool TryInterrupt(GreenThread thread)
+    {
+        // The owner never changes once set, so a park of this choice is the thread's own. Parked with no branch chosen:
+        // the stop decides the wait instead of a branch, with the swap every waker uses, and holds the thread's wake-up.
+        var state = Volatile.Read(ref _state);
+        return Volatile.Read(ref _owner) == thread
+            && (state & (ParkedBit | ChosenMask)) == ParkedBit
+            && Interlocked.CompareExchange(ref _state, state | StoppedChoice, state) == state;
+    }
+
+    // The branches are still registered: withdraw them all as losers, on the stopped thread's worker (or the
+    // disposing thread), exactly as a disposal does.
+    internal override void CompleteInterrupt(GreenThread thread) => Abandon(thread);
 
     private void Bind(GreenThread thread)
     {

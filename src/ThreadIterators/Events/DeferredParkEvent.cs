@@ -22,6 +22,12 @@ internal sealed class DeferredParkEvent : Event
 
     internal override EventOutcome Resume(GreenThread thread, Worker worker)
     {
+        if (thread.PendingFault is not null)
+        {
+            // Stopped while queued at the yield: it ends there, before the yielded event does anything.
+            return EventOutcome.Faulted;
+        }
+
         var yielded = thread.Body!.Current;
 
         // Set before parking, as every park does: once parked, the thread may resume on another worker at once.

@@ -9,8 +9,8 @@ namespace ThreadIterators;
 /// Something a green thread waits for. A green thread body yields an <see cref="Event"/> wherever it would block;
 /// the scheduler parks the thread and resumes it right after the <c>yield return</c> once the event has completed.
 /// Every event comes from the library: a mailbox's receive or put, another thread's exit (a join), a sleep, a yield,
-/// a credit window's acquire, a pull source's offer and complete and its pullers' next batch, and a task's
-/// completion; the remarks list each with what it waits for.
+/// a credit window's acquire, a pull source's offer and complete and its pullers' next batch, a task's completion,
+/// and a cancellation token's cancellation; the remarks list each with what it waits for.
 /// </summary>
 /// <remarks>
 /// <para>
@@ -120,6 +120,14 @@ namespace ThreadIterators;
 /// <see cref="TaskEvent{T}.Result"/> returns the outcome, or throws the task's exception as <c>await</c> would. A
 /// <see cref="TaskEvent"/> or <see cref="TaskEvent{T}"/> is reusable, armed with <c>For</c> before each yield;
 /// <c>AsEvent</c> makes a new one per call.
+/// </description>
+/// </item>
+/// <item>
+/// <term><see cref="WhenCanceled(CancellationToken)"/></term>
+/// <description>
+/// The cancellation of a <see cref="CancellationToken"/>: parks until the token is canceled, and resumes on a worker
+/// of the thread's own scheduler, never on the OS thread that canceled it; a token canceled already does not park.
+/// Usually a branch of a <see cref="Choice"/>, so that a wait for a message also ends when the token is canceled.
 /// </description>
 /// </item>
 /// <item>
@@ -234,6 +242,53 @@ public abstract class Event
     }
 
     /// <summary>
+    /// Creates an event that completes once <paramref name="cancellationToken"/> is canceled, so a green thread can
+    /// wait for a cancellation as it waits for anything else: alone, or as a branch of a <see cref="Choice"/> beside a
+    /// receive, a put, a join or a task.
+    /// </summary>
+    /// <remarks>
+    /// <para>
+    /// A token canceled already completes the event at once, without parking. Otherwise the thread parks, and the
+    /// cancellation makes it ready on a worker of its own scheduler: the OS thread that cancels the token (which runs
+    /// the token's callbacks inside <see cref="CancellationTokenSource.Cancel()"/>) only queues it, and never runs the
+    /// body.
+    /// </para>
+    /// <para>
+    /// A token that can never be canceled (<see cref="CancellationToken.None"/>, <c>default</c>) is accepted and
+    /// registers nothing: alone, the event waits until the thread is stopped or its scheduler disposed; as a branch it
+    /// never completes, so a method with an optional token can put it in its choice whatever the caller passed.
+    /// </para>
+    /// <para>
+    /// Reusable: build it once, outside the loop, and yield it (or the choice it is a branch of) for every wait. Each
+    /// wait registers a callback with the token; a wait that ends another way (another branch chosen, the thread
+    /// stopped, its scheduler disposed) removes it, without waiting for a callback already running. The event is
+    /// bound to the first green thread that yields it; another thread that yields it is faulted.
+    /// </para>
+    /// </remarks>
+    /// <param name="cancellationToken">The token to wait on.</param>
+    /// <returns>A new event; yield it, or make it a branch of a <see cref="Choice"/>.</returns>
+    /// <example>
+    /// A thread that serves requests until its token is canceled:
+    /// <code>
+    /// static IEnumerable&lt;Event&gt; Serve(Mailbox&lt;string&gt; requests, CancellationToken token)
+    /// {
+    ///     var next = new Choice(requests.Recv(), Event.WhenCanceled(token));
+    ///     while (true)
+    ///     {
+    ///         yield return next;
+    ///         if (next.Index == 1)
+    ///         {
+    ///             yield break;                  // Canceled; unread requests stay in the mailbox.
+    ///         }
+    ///
+    ///         Console.WriteLine(requests.Recv().Value);
+    ///     }
+    /// }
+    /// </code>
+    /// </example>
+    public static Event WhenCanceled(CancellationToken cancellationToken) => new CancellationEvent(cancellationToken);
+
+    /// <summary>
     /// Called on <paramref name="worker"/>, which runs <paramref name="thread"/>, right after the thread yielded this event.
     /// </summary>
     /// <remarks>
@@ -293,6 +348,33 @@ public abstract class Event
     /// if another party took what it was fired for, and the choice must wait again.
     /// </summary>
     internal virtual EventOutcome CompleteChosen(GreenThread thread) => TryCompleteNow(thread);
+
+    // Stopping a thread from outside (GreenThread.Stop; docs/architecture.md, "Stopping a thread"). Every kind of
+    // event a thread can park on overrides TryInterrupt; the default, for the events a thread never parks on with a
+    // wake-up owed by someone else (a yield, a deferred park), finds nothing to take back.
+
+    /// <summary>
+    /// Takes back the one wake-up this event owes <paramref name="thread"/> if the thread is parked on it in a plain
+    /// wait (not as a choice's branch), undoing the wait without effect: nothing taken, nothing sent, nothing held.
+    /// True if this call took it: then nothing else will make the thread ready. False if the thread is not parked here
+    /// (it runs, parks on something else, or has ended), or a waker took the wake-up first.
+    /// </summary>
+    /// <remarks>
+    /// Any thread, at any moment: the thread may be running, parking on this very event, or ended, and its wakers may
+    /// be at work. So an override takes only a registration that is the thread's own, with the compare-and-swap or
+    /// under the lock its wakers use; and it synchronizes with the park through that same word or lock, so that either
+    /// it finds the park or the parking worker, which looks at <see cref="GreenThread.PendingFault"/> after every
+    /// park, finds the stop.
+    /// </remarks>
+    internal virtual bool TryInterrupt(GreenThread thread) => false;
+
+    /// <summary>
+    /// Finishes a wait <see cref="TryInterrupt"/> took back, where that needs the thread's own side: a choice
+    /// withdraws its branches, a put forgets its wait. The worker that runs the stopped thread, or the disposing thread.
+    /// </summary>
+    internal virtual void CompleteInterrupt(GreenThread thread)
+    {
+    }
 
     private InvalidOperationException NotChoosable(GreenThread thread) =>
         new($"{thread} used {this} as a branch of a choice, but {NotChoosableBecause}.");

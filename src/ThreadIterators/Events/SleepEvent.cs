@@ -41,9 +41,7 @@ internal sealed class SleepEvent : Event
             return EventOutcome.Parked;
         }
 
-        // Two green threads sleeping on one event at once (it is an object they can share) each need an entry; the
-        // second gets one of its own rather than a wrong wake-up.
-        var timer = _timer.TryClaim(thread) ? _timer : NewClaimed(thread);
+        var timer = Claim(thread);
         var timers = thread.Scheduler.Timers;
         timers.Schedule(timer, timers.DeadlineAfter(_duration));
         return EventOutcome.Parked;
@@ -89,16 +87,55 @@ internal sealed class SleepEvent : Event
     internal override EventOutcome CompleteChosen(GreenThread thread) => EventOutcome.Continue;
 
     /// <summary>The scheduler was disposed while the thread slept (its queue forgot the entry): frees the entry for a later yield.</summary>
-    internal override void Abandon(GreenThread thread) => _timer.Release(thread);
+    internal override void Abandon(GreenThread thread)
+    {
+        for (var timer = _timer; timer is not null; timer = Volatile.Read(ref timer.Next))
+        {
+            timer.Release(thread);
+        }
+    }
+
+    internal override bool TryInterrupt(GreenThread thread)
+    {
+        for (var timer = _timer; timer is not null; timer = Volatile.Read(ref timer.Next))
+        {
+            if (timer.Sleeper == thread)
+            {
+                return timer.TryInterrupt(thread, thread.Scheduler.Timers);
+            }
+        }
+
+        return false;
+    }
 
     /// <inheritdoc/>
     public override string ToString() => $"Event.Sleep({_duration})";
 
-    /// <summary>A fresh entry already claimed by <paramref name="thread"/>.</summary>
-    private static SleepTimer NewClaimed(GreenThread thread)
+    /// <summary>
+    /// An entry of this sleep claimed by <paramref name="thread"/>: the first one free. Two green threads sleeping on
+    /// one event at once (it is an object they can share) each need an entry; a second one is linked behind the first
+    /// for good, where a stop of its thread can find it, and reused by later sleeps.
+    /// </summary>
+    private SleepTimer Claim(GreenThread thread)
     {
-        var timer = new SleepTimer();
-        timer.TryClaim(thread);
-        return timer;
+        for (var timer = _timer; timer is not null; timer = Volatile.Read(ref timer.Next))
+        {
+            if (timer.TryClaim(thread))
+            {
+                return timer;
+            }
+        }
+
+        var created = new SleepTimer();
+        created.TryClaim(thread);
+        while (true)
+        {
+            var next = Volatile.Read(ref _timer.Next);
+            created.Next = next;
+            if (Interlocked.CompareExchange(ref _timer.Next, created, next) == next)
+            {
+                return created;
+            }
+        }
     }
 }

@@ -8,18 +8,44 @@ namespace ThreadIterators;
 /// </summary>
 /// <remarks>
 /// Claimed by the worker parking a thread on the sleep (<see cref="TryClaim"/>); fired on the timer queue's firing
-/// thread; released by the disposing thread (<see cref="Release"/>).
+/// thread; released by the disposing thread (<see cref="Release"/>); cancelled by a stop (<see cref="TryInterrupt"/>,
+/// any thread).
 /// </remarks>
 internal sealed class SleepTimer : TimerEntry
 {
     /// <summary>The thread sleeping on this entry, from its park until <see cref="Fire"/> takes it; null while none does.</summary>
     private GreenThread? _sleeper;
 
+    /// <summary>
+    /// Another entry of the same sleep, for a second thread sleeping on it at once; linked once, never unlinked, so a
+    /// stop can find the entry its thread sleeps on.
+    /// </summary>
+    internal SleepTimer? Next;
+
+    /// <summary>Gets the thread sleeping on this entry, if any.</summary>
+    internal GreenThread? Sleeper => Volatile.Read(ref _sleeper);
+
     /// <summary>Makes <paramref name="thread"/> this entry's sleeper, unless another thread sleeps on it right now.</summary>
     internal bool TryClaim(GreenThread thread) => Interlocked.CompareExchange(ref _sleeper, thread, null) is null;
 
     /// <summary>Forgets <paramref name="thread"/> if it is the sleeper: its scheduler disposed it while it slept.</summary>
     internal void Release(GreenThread thread) => Interlocked.CompareExchange(ref _sleeper, null, thread);
+
+    /// <summary>
+    /// For a stop of <paramref name="thread"/>, the sleeper: cancels the deadline before it fires and frees the entry;
+    /// true if this call did, and the thread's wake-up is the caller's. False if the deadline has fired (its wake-up is
+    /// on its way) or is not scheduled yet (the sleeping worker then sees the stop). Any thread.
+    /// </summary>
+    internal bool TryInterrupt(GreenThread thread, TimerQueue timers)
+    {
+        if (!timers.CancelUnderLock(this))
+        {
+            return false;
+        }
+
+        Release(thread);
+        return true;
+    }
 
     /// <summary>The deadline passed: makes the sleeper ready.</summary>
     internal override void Fire()

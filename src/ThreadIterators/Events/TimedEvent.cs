@@ -85,4 +85,8 @@ public sealed class TimedEvent<TEvent> : Event
     internal override EventOutcome Resume(GreenThread thread, Worker worker) => _choice.Resume(thread, worker);
 
     internal override void Abandon(GreenThread thread) => _choice.Abandon(thread);
+
+    internal override bool TryInterrupt(GreenThread thread) => _choice.TryInterrupt(thread);
+
+    internal override void CompleteInterrupt(GreenThread thread) => _choice.CompleteInterrupt(thread);
 }

@@ -11,6 +11,10 @@ internal sealed class YieldEvent : Event
         return EventOutcome.Parked;
     }
 
+    // Stopped while queued at the yield: it ends there (once a turn, so the look costs nothing that shows).
+    internal override EventOutcome Resume(GreenThread thread, Worker worker) =>
+        thread.PendingFault is null ? EventOutcome.Continue : EventOutcome.Faulted;
+
     /// <inheritdoc/>
     public override string ToString() => "Event.Yield";
 }

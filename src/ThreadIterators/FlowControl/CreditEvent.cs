@@ -12,7 +12,9 @@ internal sealed class CreditEvent(CreditWindow window) : Event
     /// <summary>Resumed only by the release that handed this thread its credit.</summary>
     internal override EventOutcome Resume(GreenThread thread, Worker worker) => EventOutcome.Continue;
 
-    internal override void Abandon(GreenThread thread) => window.Forget(thread);
+    internal override void Abandon(GreenThread thread) => window.Withdraw(thread);
+
+    internal override bool TryInterrupt(GreenThread thread) => window.Withdraw(thread);
 
     /// <inheritdoc/>
     internal override string? NotChoosableBecause => null;

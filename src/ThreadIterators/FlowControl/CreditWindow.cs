@@ -52,6 +52,13 @@ public sealed class CreditWindow
     private int _owed;
 
     /// <summary>
+    /// Acquirers that counted themselves in <see cref="_credits"/> and then left the queue before a release reached
+    /// them (stopped, or disposed with their scheduler). Their count stays; the release that reaches one gives its
+    /// credit back, so a waiter that leaves takes no credit, and the count stays exact. Under the queue's lock.
+    /// </summary>
+    private int _withdrawn;
+
+    /// <summary>
     /// Choices waiting for a credit, with the wait each registered for. They reserve nothing: a release fires them
     /// all and each then tries to take a credit, so a choice that loses holds none. Under the lock of <see cref="_waiting"/>.
     /// </summary>
@@ -127,9 +134,11 @@ public sealed class CreditWindow
         }
 
         var before = after - count;
-        if (before < 0)
+        if (before < 0 && WakeWaiting(Math.Min(count, -before)) is var returned and > 0)
         {
-            WakeWaiting(Math.Min(count, -before));
+            // Credits that reached acquirers that had left: back to the window, as if they had taken and released them.
+            Release(returned);
+            return;
         }
 
         // After the add, a full fence: a choice that registered before it looked at the credits is seen here.
@@ -164,20 +173,36 @@ public sealed class CreditWindow
         }
     }
 
-    /// <summary>Forgets a parked thread whose scheduler was disposed; the credit it was waiting for goes to the next acquirer.</summary>
-    internal void Forget(GreenThread thread)
+    /// <summary>
+    /// Takes a parked thread out of the queue: its scheduler was disposed (the disposing thread), or it is being
+    /// stopped (any thread). True if it was queued, so no release had reached it: it took no credit, and the credit a
+    /// release brings to its place goes back to the window. False if a release has already dequeued it and made it ready.
+    /// </summary>
+    internal bool Withdraw(GreenThread thread)
     {
         lock (_waiting)
         {
+            var found = false;
             var count = _waiting.Count;
             for (var i = 0; i < count; i++)
             {
                 var waiting = _waiting.Dequeue();
-                if (waiting != thread)
+                if (waiting == thread && !found)
+                {
+                    found = true;
+                }
+                else
                 {
                     _waiting.Enqueue(waiting);
                 }
             }
+
+            if (found)
+            {
+                _withdrawn++;
+            }
+
+            return found;
         }
     }
 
@@ -230,8 +255,10 @@ public sealed class CreditWindow
         }
     }
 
-    private void WakeWaiting(int count)
+    /// <summary>Hands <paramref name="count"/> released credits to counted acquirers, oldest first; returns how many reached acquirers that had left.</summary>
+    private int WakeWaiting(int count)
     {
+        var returned = 0;
         lock (_waiting)
         {
             for (var i = 0; i < count; i++)
@@ -241,11 +268,18 @@ public sealed class CreditWindow
                     // The releasing consumer goes on running: queue the producer where an idle worker can take it.
                     thread.Scheduler.ReadyAlongside(thread);
                 }
+                else if (_withdrawn > 0)
+                {
+                    _withdrawn--;
+                    returned++;
+                }
                 else
                 {
                     _owed++;
                 }
             }
         }
+
+        return returned;
     }
 }

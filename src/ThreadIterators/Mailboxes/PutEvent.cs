@@ -1,5 +1,6 @@
 using System;
 using System.Diagnostics;
+using System.Threading;
 
 namespace ThreadIterators;
 
@@ -108,6 +109,11 @@ public sealed class PutEvent<T> : Event
             BoundedSends.PassOnIfWoken(_target, waiter);
         }
     }
+
+    // Nothing was sent; the room a release frees goes to the next waiting sender, as the queue drops this withdrawn one.
+    internal override bool TryInterrupt(GreenThread thread) => Volatile.Read(ref _waiter) is { } waiter && waiter.TryInterrupt(thread);
+
+    internal override void CompleteInterrupt(GreenThread thread) => _waiting = false;
 
     internal override EventOutcome TryCompleteNow(GreenThread thread)
     {

@@ -91,6 +91,8 @@ public sealed class ReceiveEvent<T> : Event
             $"{this} got the end, not a message: {_mailbox} was completed and its every message taken. Check IsCompleted before reading Value.",
             _mailbox.CompletionError);
 
+    internal override bool TryInterrupt(GreenThread thread) => _mailbox.TryInterruptReceive(thread);
+
     /// <inheritdoc/>
     internal override string? NotChoosableBecause => null;
 

@@ -116,6 +116,9 @@ public sealed class SharedReceiveEvent<T> : Event
         }
     }
 
+    // The waiter stays in the queue, withdrawn, until a release drops it; the message it waited for goes to another receiver.
+    internal override bool TryInterrupt(GreenThread thread) => Volatile.Read(ref _waiter) is { } waiter && waiter.TryInterrupt(thread);
+
     /// <summary>Ends the waiter's wait; if a release woke it, that release goes to the next parked receiver.</summary>
     private void PassOnIfWoken(Waiter waiter)
     {

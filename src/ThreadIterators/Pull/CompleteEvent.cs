@@ -88,6 +88,9 @@ internal sealed class CompleteEvent<T>(PullSource<T> source) : Event
         }
     }
 
+    // Parked only on the request mailbox, between two pullers told.
+    internal override bool TryInterrupt(GreenThread thread) => source.Requests.Recv().TryInterrupt(thread);
+
     private EventOutcome TellAll(GreenThread thread, Worker worker)
     {
         var receive = source.Requests.Recv();

@@ -64,4 +64,7 @@ internal sealed class NextBatchEvent<T>(Puller<T> puller) : Event
 
     /// <inheritdoc/>
     internal override EventOutcome CompleteChosen(GreenThread thread) => Received(puller.Replies.Recv().CompleteChosen(thread));
+
+    // Parked only on the reply mailbox, after its requests went to the producer; a batch that comes stays there.
+    internal override bool TryInterrupt(GreenThread thread) => puller.Replies.Recv().TryInterrupt(thread);
 }

@@ -53,6 +53,9 @@ internal sealed class OfferEvent<T>(PullSource<T> source) : Event
     /// <inheritdoc/>
     internal override EventOutcome CompleteChosen(GreenThread thread) => Received(source.Requests.Recv().CompleteChosen(thread));
 
+    // Parked only on the request mailbox; the request it waited for stays there for the next offer.
+    internal override bool TryInterrupt(GreenThread thread) => source.Requests.Recv().TryInterrupt(thread);
+
     private EventOutcome Add()
     {
         var batch = source.Current!;

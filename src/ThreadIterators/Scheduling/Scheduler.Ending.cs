@@ -32,7 +32,9 @@ public sealed partial class Scheduler
 
         _registry.Remove(thread);
         thread.AssertEnded(byDisposal: false);
-        thread.Complete(fault, report: true);
+
+        // A stop is no fault to report: whoever stopped the thread asked for its end.
+        thread.Complete(fault, report: fault?.SourceException is not GreenThreadStoppedException);
         ThreadEnded();
     }
 
@@ -58,7 +60,8 @@ public sealed partial class Scheduler
             context.Stopping = outer;
         }
 
-        fault ??= ExceptionDispatchInfo.Capture(new OperationCanceledException($"{thread} was stopped because its scheduler was disposed."));
+        // A stop asked for before the disposal reached the thread gives it its reason.
+        fault ??= thread.PendingFault ?? ExceptionDispatchInfo.Capture(new OperationCanceledException($"{thread} was stopped because its scheduler was disposed."));
         thread.AssertEnded(byDisposal: true);
         thread.Complete(fault, report: false);
         ThreadEnded();

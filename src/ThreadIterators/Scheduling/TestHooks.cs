@@ -52,4 +52,16 @@ internal static class TestHooks
 
     /// <summary>Called on the disposing thread when abandoning a mailbox must wait for a sender that took its park mark (the argument is the mailbox).</summary>
     internal static Action<object>? AbandonWaitsForWake { get; set; }
+
+    /// <summary>
+    /// Called by a stop right after it read the wait of the thread it stops (the argument is the thread), on the
+    /// stopping thread or on the thread's worker after a park. Meanwhile the thread may wake, run, park elsewhere or end.
+    /// </summary>
+    internal static Action<object>? AfterStopReadWait { get; set; }
+
+    /// <summary>
+    /// Called by a stop that took a mailbox receiver's park mark, before it decides whose it was (the argument is the
+    /// mailbox). Meanwhile senders find no mark, and wake nobody.
+    /// </summary>
+    internal static Action<object>? AfterStopTookMark { get; set; }
 }

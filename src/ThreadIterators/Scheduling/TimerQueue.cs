@@ -266,6 +266,28 @@ internal sealed class TimerQueue : IDisposable
     }
 
     /// <summary>
+    /// As <see cref="Cancel"/>, but always under the lock, without the look at <see cref="TimerEntry.IsPending"/>
+    /// first: for a stop, which must either find a schedule another thread made just before, or be seen by that thread
+    /// after its schedule, and the lock is what both sides then pass through. Any thread.
+    /// </summary>
+    internal bool CancelUnderLock(TimerEntry entry)
+    {
+        lock (_lock)
+        {
+            var index = entry.HeapIndex;
+            if (index < 0)
+            {
+                return false;
+            }
+
+            AssertPendingHere(entry);
+            RemoveAt(index);
+            ShrinkIfSparse();
+            return true;
+        }
+    }
+
+    /// <summary>
     /// Forgets every pending entry, stops firing, and releases the thread or timer; see "Disposal" in the remarks.
     /// Any thread; idempotent.
     /// </summary>

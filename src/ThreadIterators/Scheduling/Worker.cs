@@ -439,6 +439,12 @@ internal sealed partial class Worker
                 outcome = waitingOn.Resume(thread, this);
                 AssertGoesOnRunning(thread, outcome);
             }
+            else if (thread.PendingFault is { } stopped)
+            {
+                // Stopped before its first turn (the only turn with nothing to resume from): the body never starts.
+                Scheduler.Exit(thread, stopped);
+                return;
+            }
 
             var budget = StepBudget;
             while (outcome == EventOutcome.Continue)
@@ -452,6 +458,13 @@ internal sealed partial class Worker
                 var next = body.Current ?? throw new InvalidOperationException($"{thread} yielded null; a green thread must yield an Event, such as mailbox.Recv() or another thread's Exited.");
                 if (--budget == 0)
                 {
+                    if (thread.PendingFault is { } stop)
+                    {
+                        // Stopped while running: it ends at this yield, before the event does anything.
+                        Scheduler.Exit(thread, stop);
+                        return;
+                    }
+
                     // Out of budget: queue the thread before it parks on the event, so it holds no message while queued.
                     thread.WaitingOn = DeferredParkEvent.Instance;
                     thread.AssertParking(this);
@@ -474,11 +487,24 @@ internal sealed partial class Worker
                 thread.AssertParking(this);
                 outcome = next.Park(thread, this);
                 AssertGoesOnRunning(thread, outcome);
+                if (outcome == EventOutcome.Continue && thread.PendingFault is not null)
+                {
+                    // A stop came while the thread ran, and the event completed at once: the body gets its result (a
+                    // message taken must not be lost), and the budget's check ends the thread at its next yield.
+                    budget = 1;
+                }
             }
 
             if (outcome == EventOutcome.Faulted)
             {
                 Scheduler.Exit(thread, thread.PendingFault);
+            }
+            else if (thread.PendingFault is not null)
+            {
+                // Parked, and a stop has come: the one look per park that closes the race with a stop that read the
+                // wait before this park registered (the park's own full fence orders it). The thread may already run
+                // elsewhere; taking back its wait is safe from any thread.
+                thread.InterruptWait();
             }
         }
         catch (Exception exception)

@@ -231,6 +231,10 @@ public sealed class TaskEvent : Event
         return EventOutcome.Continue;
     }
 
+    internal override bool TryInterrupt(GreenThread thread) => _wait.TryInterrupt(thread);
+
+    internal override void CompleteInterrupt(GreenThread thread) => _wait.CompleteInterrupt();
+
     internal override void Abandon(GreenThread thread)
     {
         if (_wait.Abandon(thread))

@@ -42,8 +42,9 @@ internal struct TaskWait
     internal const int Abandoned = 4;
 
     /// <summary>
-    /// A choice waited on the task and chose another branch: the continuation stays registered (a task cannot take
-    /// it back), and the next wait on the event, alone or in a choice, waits for the same task without registering again.
+    /// A choice waited on the task and chose another branch, or a stop took the waiting thread back: the continuation
+    /// stays registered (a task cannot take it back), and the next wait on the event, alone or in a choice, waits for
+    /// the same task without registering again.
     /// </summary>
     internal const int Lingering = 5;
 
@@ -80,7 +81,7 @@ internal struct TaskWait
 
         if (state == Lingering)
         {
-            throw new InvalidOperationException($"{DescribeCaller()} armed {owner} while its task is still pending from a choice that chose another branch; yield the event (alone or in a choice) until its task completes, or use a new event.");
+            throw new InvalidOperationException($"{DescribeCaller()} armed {owner} while its task is still pending from a wait that was withdrawn (a choice chose another branch, or the waiting thread was stopped); yield the event (alone or in a choice) until its task completes, or use a new event.");
         }
 
         if (state == Abandoned)
@@ -149,9 +150,10 @@ internal struct TaskWait
 
     /// <summary>
     /// Records the thread to wake before the event registers its continuation: from then on the wait owes the thread
-    /// exactly one wake-up, which <see cref="Wake"/> gives, possibly before the registration returns.
+    /// exactly one wake-up, which <see cref="Wake"/> gives, possibly before the registration returns. An exchange, for
+    /// its full fence: a stop that missed this store is seen by the look after the park (see <see cref="TryInterrupt"/>).
     /// </summary>
-    internal void SetWaiter(GreenThread thread) => Volatile.Write(ref _waiter, thread);
+    internal void SetWaiter(GreenThread thread) => Interlocked.Exchange(ref _waiter, thread);
 
     /// <summary>Undoes <see cref="BeginPark"/> and <see cref="SetWaiter(GreenThread)"/> when the task refused to be waited for: no continuation was registered.</summary>
     internal void AbortPark()
@@ -239,6 +241,18 @@ internal struct TaskWait
 
         _state = Lingering;
     }
+
+    /// <summary>
+    /// For a stop: takes the parked <paramref name="thread"/> back from the continuation, as <see cref="Abandon"/> does;
+    /// true if this call took it. Any thread, with the compare-and-swap the continuation races.
+    /// </summary>
+    internal bool TryInterrupt(GreenThread thread) => Interlocked.CompareExchange(ref _waiter, null, thread) == (object)thread;
+
+    /// <summary>
+    /// Finishes a wait a stop took back: the continuation stays registered and the wait lingers, as a choice's losing
+    /// branch does, so the event is usable again once its task has completed. The stopped thread's worker.
+    /// </summary>
+    internal void CompleteInterrupt() => _state = Lingering;
 
     /// <summary>Checks that <paramref name="thread"/> resumes from the wait it parked on. Its worker only.</summary>
     internal void CheckResume(GreenThread thread, Event owner, bool taskCompleted)

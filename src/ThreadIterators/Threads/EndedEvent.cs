@@ -24,6 +24,8 @@ internal sealed class EndedEvent : Event
 
     internal override void Abandon(GreenThread thread) => _exit.RemoveJoiner(thread);
 
+    internal override bool TryInterrupt(GreenThread thread) => _exit.RemoveJoiner(thread);
+
     /// <inheritdoc/>
     internal override string? NotChoosableBecause => null;
 

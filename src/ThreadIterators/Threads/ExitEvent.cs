@@ -279,23 +279,26 @@ internal sealed class ExitEvent : Event
 
     internal override void Abandon(GreenThread thread) => RemoveJoiner(thread);
 
+    // Parked on this join if, and only if, it is among the joiners: the end takes them all under the lock.
+    internal override bool TryInterrupt(GreenThread thread) => RemoveJoiner(thread);
+
     /// <summary>
     /// Forgets a joiner: a thread whose scheduler is being disposed (the disposing thread, once the workers have
-    /// stopped), so the end of the thread it joined, disposed after it, does not make an ended thread ready; or the
-    /// ticket of <paramref name="branch"/>, a choice's branch that lost. Removing what is not there does nothing.
+    /// stopped), so the end of the thread it joined, disposed after it, does not make an ended thread ready; a thread
+    /// being stopped (any thread); or the ticket of <paramref name="branch"/>, a choice's branch that lost. Removing
+    /// what is not there does nothing. True if it removed something.
     /// </summary>
-    internal void RemoveJoiner(GreenThread thread, ChoiceBranch? branch = null)
+    internal bool RemoveJoiner(GreenThread thread, ChoiceBranch? branch = null)
     {
         lock (this)
         {
             if (IsJoiner(_joiners, thread, branch))
             {
                 _joiners = null;
+                return true;
             }
-            else if (_joiners is List<object> many)
-            {
-                many.RemoveAll(joiner => IsJoiner(joiner, thread, branch));
-            }
+
+            return _joiners is List<object> many && many.RemoveAll(joiner => IsJoiner(joiner, thread, branch)) != 0;
         }
 
         static bool IsJoiner(object? joiner, GreenThread thread, ChoiceBranch? branch) =>

@@ -20,7 +20,7 @@ namespace ThreadIterators;
 /// <para>
 /// An exception thrown by the body ends the thread; joining it rethrows that exception with its original stack
 /// trace. A fault that nothing was waiting for when the thread ended is reported through
-/// <see cref="Scheduler.UnobservedFault"/>.
+/// <see cref="Scheduler.UnobservedFault"/>. <see cref="Stop"/> ends a thread from outside, at its next wait.
 /// </para>
 /// </remarks>
 [DebuggerDisplay("{ToString(),nq}")]
@@ -43,6 +43,12 @@ public sealed partial class GreenThread
 
     /// <summary>The body; null once the thread has ended. Touched only by the worker running the thread, or by disposal.</summary>
     private IEnumerator<Event>? _body;
+
+    /// <summary>See <see cref="WaitingOn"/>; read by a stop from any thread.</summary>
+    private Event? _waitingOn;
+
+    /// <summary>See <see cref="PendingFault"/>; set by a stop from any thread, with a compare-and-swap.</summary>
+    private ExceptionDispatchInfo? _pendingFault;
 
     /// <summary>Null while running and unobserved, <see cref="s_exitedQuietly"/>, or the thread's <see cref="ExitEvent"/>.</summary>
     private object? _exit;
@@ -159,8 +165,8 @@ public sealed partial class GreenThread
     /// <summary>
     /// Gets how the thread ended: <see cref="ThreadOutcome.Running"/> until it has, then
     /// <see cref="ThreadOutcome.Completed"/>, <see cref="ThreadOutcome.Faulted"/> or
-    /// <see cref="ThreadOutcome.Canceled"/> (an <see cref="OperationCanceledException"/> ended it, as its scheduler's
-    /// disposal does to a parked thread). Never blocks.
+    /// <see cref="ThreadOutcome.Canceled"/> (an <see cref="OperationCanceledException"/> ended it, as <see cref="Stop"/>
+    /// does, and its scheduler's disposal does to a parked thread). Never blocks.
     /// </summary>
     /// <remarks>
     /// Reading the outcome of a thread that faulted counts as observing the fault, as reading <see cref="Exception"/>
@@ -217,11 +223,26 @@ public sealed partial class GreenThread
         set => _idAndHome = value ? _idAndHome | HeavyBit : _idAndHome & ~HeavyBit;
     }
 
-    /// <summary>Gets or sets the event the thread yielded last; read again when the thread is resumed. Running worker only.</summary>
-    internal Event? WaitingOn { get; set; }
+    /// <summary>
+    /// Gets or sets the event the thread yielded last; read again when the thread is resumed. Set by the running
+    /// worker, and by a stop that took the thread's wake-up (<see cref="InterruptWait"/>); a stop reads it from any thread.
+    /// </summary>
+    internal Event? WaitingOn
+    {
+        get => _waitingOn;
+        set => _waitingOn = value;
+    }
 
-    /// <summary>Gets or sets a fault an event imposed on the thread (see <see cref="EventOutcome.Faulted"/>). Running worker only.</summary>
-    internal ExceptionDispatchInfo? PendingFault { get; set; }
+    /// <summary>
+    /// Gets or sets a fault an event imposed on the thread (see <see cref="EventOutcome.Faulted"/>), set by the running
+    /// worker; or the stop <see cref="Stop"/> asked for, set from any thread while no event has set one. Non-null
+    /// while the thread is parked or running, it is a stop: the worker looks at it after each yield.
+    /// </summary>
+    internal ExceptionDispatchInfo? PendingFault
+    {
+        get => _pendingFault;
+        set => _pendingFault = value;
+    }
 
     /// <summary>Gets or sets the previous thread in the registry stripe's list. Guarded by that stripe's lock.</summary>
     internal GreenThread? PreviousLive { get; set; }
@@ -262,8 +283,95 @@ public sealed partial class GreenThread
     /// <returns>The task; continuations run asynchronously, never on the worker that completed it.</returns>
     public Task AsTask() => GetExitEvent().AsTask();
 
+    /// <summary>
+    /// Asks the thread to stop, as Erlang's <c>exit(Pid, Reason)</c> does: it ends at its next wait, its
+    /// <c>finally</c> blocks run once on a worker of its scheduler, and it ends <see cref="ThreadOutcome.Canceled"/>
+    /// with a <see cref="GreenThreadStoppedException"/> that carries <paramref name="reason"/>. Returns at once; join
+    /// the thread (<see cref="Ended"/>, <see cref="Wait()"/>) to wait for its end. Any thread, green or not, the
+    /// thread itself included.
+    /// </summary>
+    /// <remarks>
+    /// <para>
+    /// A thread parked on an event has its wait withdrawn without effect, as a losing branch of a <see cref="Choice"/>
+    /// is: a receive takes no message (it stays in the mailbox), a put sends nothing and holds no room, a credit
+    /// acquire takes no credit, a join leaves the joined thread's joiners, a sleep's timer is cancelled, a task wait
+    /// lingers harmlessly on its task, a choice withdraws every branch. Then the thread is made ready, and its next
+    /// turn disposes its body. If a waker woke the thread at the same moment (a message arrived), the wake-up stands:
+    /// the thread takes what it was woken for, and stops at its next yield.
+    /// </para>
+    /// <para>
+    /// A thread that is running or queued stops at its next yield: if that yield parks it, the wait is withdrawn as
+    /// above; if the event completes at once (a message was already there), the body gets its result and the thread
+    /// stops at the yield after, before that event does anything. A thread stopped before its first turn never runs
+    /// its body. A thread that never yields again cannot be stopped: nothing interrupts a body between two yields.
+    /// </para>
+    /// <para>
+    /// The thread may still end another way first: its body may finish, or fault, before the stop takes effect. Only
+    /// the first stop counts; later ones, and stops of a thread that has ended, return false.
+    /// </para>
+    /// <example>
+    /// A supervisor that stops a worker that has not answered in time, and sees why it ended:
+    /// <code>
+    /// worker.Stop("no answer in 5 s");
+    /// yield return worker.Ended;
+    /// var stopped = (GreenThreadStoppedException)worker.Exception!;   // Outcome is Canceled
+    /// Console.WriteLine(stopped.Reason);                              // no answer in 5 s
+    /// </code>
+    /// </example>
+    /// </remarks>
+    /// <param name="reason">Why the thread is stopped, for <see cref="GreenThreadStoppedException.Reason"/> and its message; any object, or null.</param>
+    /// <returns>True if this call asked the thread to stop; false if it had ended, or a stop was asked for before.</returns>
+    public bool Stop(object? reason = null)
+    {
+        if (IsCompleted)
+        {
+            return false;
+        }
+
+        var stop = ExceptionDispatchInfo.Capture(new GreenThreadStoppedException(this, reason));
+
+        // The exchange's full fence comes before the look at the wait below. Every park passes a full fence after it
+        // sets WaitingOn and registers, before its worker looks at PendingFault: so either this call finds the park,
+        // or that worker finds the stop (docs/architecture.md, "Stopping a thread").
+        if (Interlocked.CompareExchange(ref _pendingFault, stop, null) is not null)
+        {
+            return false;
+        }
+
+        if (!Scheduler.IsStopping)
+        {
+            // A disposal under way ends the thread itself, with this stop as its exception.
+            InterruptWait();
+        }
+
+        return true;
+    }
+
     /// <inheritdoc/>
     public override string ToString() => Name is null ? $"GreenThread #{Id}" : $"GreenThread #{Id} '{Name}'";
+
+    /// <summary>
+    /// For a stop: takes back the wake-up the thread's current wait owes it, if it is parked, and makes it ready to
+    /// end; does nothing if the thread runs or is queued, a waker got there first, or another call took it. Any
+    /// thread: the stopping one, or the thread's own worker right after a park that the stop may have missed.
+    /// </summary>
+    internal void InterruptWait()
+    {
+        var waitingOn = Volatile.Read(ref _waitingOn);
+        if (TestHooks.Enabled)
+        {
+            TestHooks.AfterStopReadWait?.Invoke(this);
+        }
+
+        if (waitingOn is null || !waitingOn.TryInterrupt(this))
+        {
+            return;
+        }
+
+        // This call holds the thread's one wake-up, so nothing else touches it until it is ready.
+        _waitingOn = new StoppedWaitEvent(waitingOn);
+        Scheduler.Ready(this);
+    }
 
     /// <summary>Marks the thread ended: publishes the outcome and wakes every joiner. The ending worker only, once.</summary>
     /// <param name="fault">The exception that ended the thread, or null.</param>

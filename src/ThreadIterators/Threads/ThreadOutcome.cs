@@ -13,9 +13,10 @@ public enum ThreadOutcome
     Faulted,
 
     /// <summary>
-    /// An <see cref="System.OperationCanceledException"/> ended the thread: its scheduler was disposed while the
-    /// thread was parked or queued, or the body threw one itself (a cancelled token). <see cref="GreenThread.Exception"/>
-    /// holds it. Named as <see cref="System.Threading.Tasks.TaskStatus.Canceled"/> is.
+    /// An <see cref="System.OperationCanceledException"/> ended the thread: <see cref="GreenThread.Stop"/> stopped it
+    /// (a <see cref="GreenThreadStoppedException"/>), its scheduler was disposed while the thread was parked or queued,
+    /// or the body threw one itself (a cancelled token). <see cref="GreenThread.Exception"/> holds it. Named as
+    /// <see cref="System.Threading.Tasks.TaskStatus.Canceled"/> is.
     /// </summary>
     Canceled,
 }

@@ -80,6 +80,24 @@ internal sealed class Waiter
     /// <summary>Ends the current wait unless a release got there first; for a waiter nobody else can queue again meanwhile.</summary>
     internal bool TryWithdraw() => TryWithdraw(Volatile.Read(ref State) & ~StateMask);
 
+    /// <summary>
+    /// For a stop of <paramref name="thread"/>: ends its current wait if it is a plain one (not a choice's branch,
+    /// which the stop takes back through the choice) and no release got there first; true if this call ended it, and
+    /// the thread's wake-up is the caller's. Any thread, while the thread may be queuing again: the ticket read with
+    /// the state makes a late swap fail.
+    /// </summary>
+    internal bool TryInterrupt(GreenThread thread)
+    {
+        // The branch is written before the state, under the queue's lock; read after it, it is the branch of this
+        // wait. Ticket 0 is a waiter made but never queued, whose state reads as waiting: no wait at all.
+        var state = Volatile.Read(ref State);
+        return Thread == thread
+            && (state & StateMask) == Waiting
+            && state > StateMask
+            && Branch is null
+            && TryWithdraw(state & ~StateMask);
+    }
+
     /// <summary>Lets the waiter try again, or fires its choice branch. Called once per wait, by the release that won <see cref="State"/>, under the queue's lock.</summary>
     internal void Wake()
     {

@@ -41,11 +41,20 @@ internal static class Probe
     /// <summary>Gets a value indicating whether a green thread or a choice waits on <paramref name="taskEvent"/>'s task, owed its wake-up.</summary>
     internal static bool IsWaiting<T>(TaskEvent<T> taskEvent) => Volatile.Read(ref TaskWaitFields.Waiter(ref TaskEventFields<T>.Wait(taskEvent))) is GreenThread or ChoiceTicket;
 
+    /// <summary>Gets a value indicating whether the continuation <paramref name="taskEvent"/> registered on its task has run: it leaves its marker, neither a waiter nor null.</summary>
+    internal static bool HasFired<T>(TaskEvent<T> taskEvent) => Volatile.Read(ref TaskWaitFields.Waiter(ref TaskEventFields<T>.Wait(taskEvent))) is not (null or GreenThread or ChoiceTicket);
+
     /// <summary>Gets a value indicating whether <paramref name="taskEvent"/> ever parked a thread: its continuation is made by the first park.</summary>
     internal static bool HasParked(TaskEvent taskEvent) => TaskEventFields.OnCompleted(taskEvent) is not null;
 
     /// <summary>Gets a value indicating whether <paramref name="taskEvent"/> ever parked a thread: its continuation is made by the first park.</summary>
     internal static bool HasParked<T>(TaskEvent<T> taskEvent) => TaskEventFields<T>.OnCompleted(taskEvent) is not null;
+
+    /// <summary>Gets a value indicating whether the thread that yielded <paramref name="choice"/> has parked on it (its parked bit), with no branch chosen yet.</summary>
+    internal static bool IsParked(Choice choice) => (Volatile.Read(ref ChoiceFields.State(choice)) & 0xFF) == 0x80;
+
+    /// <summary>Gets a value indicating whether a green thread is parked on <paramref name="whenCanceled"/>, made by <see cref="Event.WhenCanceled"/>.</summary>
+    internal static bool IsWaiting(Event whenCanceled) => Volatile.Read(ref CancellationEventFields.Waiter((CancellationEvent)whenCanceled)) is GreenThread;
 
     /// <summary>Gets the managed ids of the OS threads of a scheduler's workers.</summary>
     internal static HashSet<int> WorkerThreadIds(Scheduler scheduler)
@@ -290,6 +299,18 @@ internal static class Probe
 
         [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_runNext")]
         internal static extern ref GreenThread? RunNext(Worker worker);
+    }
+
+    private static class ChoiceFields
+    {
+        [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_state")]
+        internal static extern ref long State(Choice choice);
+    }
+
+    private static class CancellationEventFields
+    {
+        [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_waiter")]
+        internal static extern ref object? Waiter(CancellationEvent whenCanceled);
     }
 
     private static class GreenThreadFields
