@@ -240,6 +240,39 @@ public abstract partial class RuntimeContract
     }
 
     [Fact]
+    public void Timeout_StopWhileParkedOnATimedReceive_WithdrawsIt_FinallyOnce_MessageStays_AndNoTimeoutFires()
+    {
+        var scheduler = CreateSchedulerWithFakeTime(out var clock);
+        var inbox = new Mailbox<int>("timed, then stopped");
+        var timed = inbox.Recv().WithTimeout(TimedWait);
+        var finallies = 0;
+        var resumed = 0;
+        var thread = scheduler.Spawn(Receive(), "stopped receiver");
+        WaitUntil(() => Probe.ParkedWithDeadline(scheduler, timed), "the receiver parks on its timed receive");
+        Assert.True(thread.Stop("test"));
+        WaitUntil(() => thread.IsCompleted, "the stopped thread ends");
+        Assert.Equal(ThreadOutcome.Canceled, thread.Outcome);
+        inbox.Send(9);
+        clock.Advance(TimedWait * 2);
+        Assert.Equal(1, Volatile.Read(ref finallies));
+        Assert.Equal(0, Volatile.Read(ref resumed));
+        Assert.Equal(1, inbox.Count);
+
+        IEnumerable<Event> Receive()
+        {
+            try
+            {
+                yield return timed;
+                Interlocked.Increment(ref resumed);
+            }
+            finally
+            {
+                Interlocked.Increment(ref finallies);
+            }
+        }
+    }
+
+    [Fact]
     public void Timeout_Misuse_IsRefusedNamingTheEvent()
     {
         var inbox = new Mailbox<int>("misused");

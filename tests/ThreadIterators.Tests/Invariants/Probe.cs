@@ -301,12 +301,6 @@ internal static class Probe
         internal static extern ref GreenThread? RunNext(Worker worker);
     }
 
-    private static class ChoiceFields
-    {
-        [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_state")]
-        internal static extern ref long State(Choice choice);
-    }
-
     private static class CancellationEventFields
     {
         [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_waiter")]
