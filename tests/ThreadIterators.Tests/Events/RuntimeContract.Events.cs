@@ -66,38 +66,13 @@ public abstract partial class RuntimeContract
     }
 
     [Fact]
-    public void Sleep_Zero_GivesUpTheTurn_AndOneWorkerAlternatesTwoThreads()
-    {
-        var log = new ConcurrentQueue<string>();
-        var zero = Event.Sleep(TimeSpan.Zero);
-        Run(Root());
-
-        Assert.Equal(6, log.Count);
-        if (WorkerCount == 1)
-        {
-            Assert.Equal(["a0", "b0", "a1", "b1", "a2", "b2"], log);
-        }
-
-        IEnumerable<Event> Root()
-        {
-            var a = Scheduler.Spawn(Steps("a"));
-            var b = Scheduler.Spawn(Steps("b"));
-            yield return a.Exited;
-            yield return b.Exited;
-        }
-
-        IEnumerable<Event> Steps(string name)
-        {
-            for (var i = 0; i < 3; i++)
-            {
-                log.Enqueue(name + i);
-                yield return zero;
-            }
-        }
-    }
+    public void Sleep_Zero_GivesUpTheTurn_AndOneWorkerAlternatesTwoThreads() => TwoThreadsGivingUpTheirTurns(Event.Sleep(TimeSpan.Zero));
 
     [Fact]
-    public void Yield_TwoThreads_BothProgress_AndOneWorkerAlternatesThem()
+    public void Yield_TwoThreads_BothProgress_AndOneWorkerAlternatesThem() => TwoThreadsGivingUpTheirTurns(Event.Yield);
+
+    /// <summary>Two threads each log three steps, yielding <paramref name="giveUp"/> after each: both finish, and one worker alternates them.</summary>
+    private void TwoThreadsGivingUpTheirTurns(Event giveUp)
     {
         var log = new ConcurrentQueue<string>();
         Run(Root());
@@ -121,7 +96,7 @@ public abstract partial class RuntimeContract
             for (var i = 0; i < 3; i++)
             {
                 log.Enqueue(name + i);
-                yield return Event.Yield;
+                yield return giveUp;
             }
         }
     }
