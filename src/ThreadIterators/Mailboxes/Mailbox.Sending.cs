@@ -8,12 +8,6 @@ namespace ThreadIterators;
 // thread, green or not, any number at once.
 public sealed partial class Mailbox<T>
 {
-    /// <summary>In what <see cref="SendSlow"/> returns: the receiver was parked and the sender must wake it (as <see cref="MailboxSegment{T}.AppendedToParked"/>).</summary>
-    private const int WakeOwed = MailboxSegment<T>.AppendedToParked;
-
-    /// <summary>In what <see cref="SendSlow"/> returns: the mailbox was completed, and the message is not in.</summary>
-    private const int Refused = 4;
-
     /// <summary>
     /// Sends into an unbounded mailbox for a sender that goes on running: a receiver it wakes is queued where an idle
     /// worker can take it, not in this worker's run-next slot (see <see cref="Scheduler.ReadyAlongside"/>). For the
@@ -75,19 +69,16 @@ public sealed partial class Mailbox<T>
             return true;
         }
 
-        // A completed mailbox is met only here, off the hop's path: its tail is the frozen end segment, so the fast
-        // append above found no room.
-        if (appended != MailboxSegment<T>.AppendedToParked)
-        {
-            appended = SendSlow(message);
-        }
-
-        if ((appended & WakeOwed) != 0)
+        if (appended == MailboxSegment<T>.AppendedToParked)
         {
             WakeReceiver(context, alongside);
+            return true;
         }
 
-        return (appended & Refused) == 0;
+        // A completed mailbox is met only here, off the hop's path: its tail is the frozen end segment, so the fast
+        // append above found no room. The slow path wakes the receiver itself, so that nothing it returns has to be
+        // kept across the hop's wake-up above.
+        return SendSlow(message, context, alongside);
     }
 
     /// <summary>Makes the parked receiver ready; called by the one sender whose append took the park mark.</summary>
@@ -121,14 +112,13 @@ public sealed partial class Mailbox<T>
     }
 
     /// <summary>
-    /// The send path for the first message, for a full or frozen segment, and for a completed mailbox. Returns
-    /// <see cref="WakeOwed"/> if the receiver was parked and the caller must wake it, and <see cref="Refused"/> if the
-    /// mailbox was completed and the message is not in. Both are set when this sender took a park mark on the way
-    /// (replacing the parked sentinel, or freezing in a growth) before it found the end; neither when the message is
-    /// in and nobody waits.
+    /// The send path for the first message, for a full or frozen segment, and for a completed mailbox: appends, and
+    /// wakes the receiver if this send took its park mark. Returns false if the mailbox was completed and the message
+    /// is not in; a wake-up owed for a park mark taken on the way (replacing the parked sentinel, or freezing in a
+    /// growth) before the end was found is still given.
     /// </summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private int SendSlow(T message)
+    private bool SendSlow(T message, OsThreadContext context, bool alongside)
     {
         var wake = false;
         while (true)
@@ -155,23 +145,34 @@ public sealed partial class Mailbox<T>
                 TestHooks.BeforeSlowAppend?.Invoke(this);
             }
 
+            bool sent;
             switch (tail.TryAppend(message, ref _tail))
             {
                 case MailboxSegment<T>.Appended:
-                    return wake ? WakeOwed : 0;
+                    sent = true;
+                    break;
                 case MailboxSegment<T>.AppendedToParked:
-                    return WakeOwed;
+                    sent = wake = true;
+                    break;
                 case MailboxSegment<T>.NoRoom when tail is EndSegment<T>:
                     // Completed: the end is the tail for good, and no message goes in after it. A wake-up this
                     // sender owes for a park mark it took on the way is still owed.
-                    return Refused | (wake ? WakeOwed : 0);
+                    sent = false;
+                    break;
                 case MailboxSegment<T>.NoRoom:
                     wake |= Grow(tail);
-                    break;
+                    continue;
                 default:
                     // Stale: the tail moved on since it was read; read it again.
-                    break;
+                    continue;
             }
+
+            if (wake)
+            {
+                WakeReceiver(context, alongside);
+            }
+
+            return sent;
         }
     }
 
