@@ -39,7 +39,8 @@ public sealed class UnyieldedEventTests
             {
                 static IEnumerable<Event> Body(
                     Mailbox<int> inbox, SharedMailbox<int> shared, Router<int> router, IMessageTarget<int> target,
-                    CreditWindow window, PullSource<int> source, Puller<int> puller, Task task, Task<int> typed, GreenThread child)
+                    CreditWindow window, PullSource<int> source, Puller<int> puller, Task task, Task<int> typed, GreenThread child,
+                    CancellationToken token)
                 {
                     inbox.Recv(); // TI0002
                     inbox.Put(1); // TI0002
@@ -49,6 +50,7 @@ public sealed class UnyieldedEventTests
                     target.Put(1); // TI0002
                     Event.Sleep(TimeSpan.FromMilliseconds(5)); // TI0002
                     Event.RunBlocking(() => File.ReadAllText("x")); // TI0002
+                    Event.WhenCanceled(token); // TI0002
                     window.Acquire(); // TI0002
                     source.Offer(1); // TI0002
                     source.Complete(); // TI0002
@@ -69,6 +71,7 @@ public sealed class UnyieldedEventTests
             ("TI0002", "IMessageTarget.Put", "Body"),
             ("TI0002", "Event.Sleep", "Body"),
             ("TI0002", "Event.RunBlocking", "Body"),
+            ("TI0002", "Event.WhenCanceled", "Body"),
             ("TI0002", "CreditWindow.Acquire", "Body"),
             ("TI0002", "PullSource.Offer", "Body"),
             ("TI0002", "PullSource.Complete", "Body"),

@@ -195,49 +195,7 @@ public abstract partial class RuntimeContract
     }
 
     [Fact]
-    public void WhenCanceled_RacingMessagesInAChoice_EveryMessageIsReceivedOrLeft()
-    {
-        const int Rounds = 200;
-        const int Messages = 16;
-        for (var round = 0; round < Rounds; round++)
-        {
-            using var cancellation = new CancellationTokenSource();
-            var inbox = new Mailbox<int>($"inbox {round}");
-            var choice = new Choice(inbox.Recv(), Event.WhenCanceled(cancellation.Token));
-            var received = new List<int>();
-            var chooser = Scheduler.Spawn(Choose(), $"chooser {round}");
-            var sender = new Thread(() =>
-            {
-                for (var m = 0; m < Messages; m++)
-                {
-                    inbox.Send(m);
-                    if (m == round % Messages)
-                    {
-                        cancellation.Cancel();
-                    }
-                }
-            });
-            sender.Start();
-            Assert.True(sender.Join(Timeout));
-            Join(chooser);
-            Assert.Equal(Enumerable.Range(0, received.Count), received);
-            Assert.Equal(Messages, received.Count + inbox.Count);
-
-            IEnumerable<Event> Choose()
-            {
-                while (true)
-                {
-                    yield return choice;
-                    if (choice.Index == 1)
-                    {
-                        yield break;
-                    }
-
-                    received.Add(inbox.Recv().Value);
-                }
-            }
-        }
-    }
+    public void WhenCanceled_RacingMessagesInAChoice_EveryMessageIsReceivedOrLeft() => WhenCanceledRacingMessagesInAChoice(rounds: 200);
 
     [Fact]
     public void WhenCanceled_YieldedByASecondThread_FaultsIt_NamingBothThreads()

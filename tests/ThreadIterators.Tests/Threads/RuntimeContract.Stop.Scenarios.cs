@@ -8,16 +8,18 @@ namespace ThreadIterators.Tests;
 
 /// <summary>
 /// Stops that race the thread's wakers, many times over, under every configuration: whoever wins, the thread ends
-/// canceled, and every message, credit and room is accounted for.
+/// canceled, and every message, credit and room is accounted for. Bodies only: RuntimeContract.Stop.cs runs them at
+/// a small size, the stress tier at a large one.
 /// </summary>
 public abstract partial class RuntimeContract
 {
-    [Fact]
-    public void Stop_RacingASender_EveryMessageIsReceivedByTheThreadOrLeftInTheMailbox()
+    /// <summary>The reason the stop tests give; the stopped threads' exceptions carry it.</summary>
+    private const string StopReason = "stopped by the test";
+
+    private void StopRacingASender(int rounds)
     {
-        const int Rounds = 200;
         const int Messages = 32;
-        for (var round = 0; round < Rounds; round++)
+        for (var round = 0; round < rounds; round++)
         {
             var inbox = new Mailbox<int>($"inbox {round}");
             var other = new Mailbox<int>($"other {round}");
@@ -84,13 +86,11 @@ public abstract partial class RuntimeContract
         }
     }
 
-    [Fact]
-    public void Stop_RacingSendsToASharedMailbox_EveryMessageIsTakenOnce_AndNoWakeUpIsLost()
+    private void StopRacingSendsToASharedMailbox(int rounds)
     {
-        const int Rounds = 50;
         const int Messages = 200;
         const int Last = -1;
-        for (var round = 0; round < Rounds; round++)
+        for (var round = 0; round < rounds; round++)
         {
             var shared = new SharedMailbox<int>($"shared {round}");
             var own = new Mailbox<int>($"own {round}");
@@ -117,7 +117,7 @@ public abstract partial class RuntimeContract
                 }
             });
             sender.Start();
-            var stopAt = round * Messages / Rounds;
+            var stopAt = round % 50 * Messages / 50;
             WaitUntil(() => Volatile.Read(ref sent) >= stopAt, $"{stopAt} messages are sent");
             Assert.True(victim.Stop(StopReason));
             Assert.True(sender.Join(Timeout));
@@ -164,11 +164,9 @@ public abstract partial class RuntimeContract
         }
     }
 
-    [Fact]
-    public void Stop_RacingACreditRelease_TheWindowKeepsExactlyItsCredits()
+    private void StopRacingACreditRelease(int rounds)
     {
-        const int Rounds = 200;
-        for (var round = 0; round < Rounds; round++)
+        for (var round = 0; round < rounds; round++)
         {
             var window = new CreditWindow(1, $"credits {round}");
             Assert.True(window.TryAcquire());
@@ -212,11 +210,9 @@ public abstract partial class RuntimeContract
         }
     }
 
-    [Fact]
-    public void Stop_RacingAReceiverMakingRoom_EveryPutIsReceivedOnce_OrNeverSent()
+    private void StopRacingAReceiverMakingRoom(int rounds)
     {
-        const int Rounds = 50;
-        for (var round = 0; round < Rounds; round++)
+        for (var round = 0; round < rounds; round++)
         {
             var bounded = new Mailbox<int>(2, $"bounded {round}");
             var received = new List<int>();
@@ -226,7 +222,7 @@ public abstract partial class RuntimeContract
             // event, which sends only while yielded.
             var producer = Scheduler.Spawn(round % 2 == 0 ? Putter() : PutEventSender(), $"producer {round}");
             var consumer = Scheduler.Spawn(Consumer(), $"consumer {round}");
-            var stopAt = round * 4;
+            var stopAt = round % 50 * 4;
             WaitUntil(() => Volatile.Read(ref sent) >= stopAt, $"{stopAt} puts are sent");
             Assert.True(producer.Stop(StopReason));
             Assert.Throws<GreenThreadStoppedException>(() => producer.Wait(Timeout));
@@ -291,11 +287,9 @@ public abstract partial class RuntimeContract
         }
     }
 
-    [Fact]
-    public void Stop_RacingTheTokensCancellation_EndsTheThreadCanceled_EitherWay()
+    private void StopRacingTheTokensCancellation(int rounds)
     {
-        const int Rounds = 200;
-        for (var round = 0; round < Rounds; round++)
+        for (var round = 0; round < rounds; round++)
         {
             using var cancellation = new CancellationTokenSource();
             var whenCanceled = Event.WhenCanceled(cancellation.Token);

@@ -14,8 +14,6 @@ namespace ThreadIterators.Tests;
 /// </summary>
 public abstract partial class RuntimeContract
 {
-    private const string StopReason = "stopped by the test";
-
     [Fact]
     public void Stop_ParkedOnMailboxReceive_TakesNoMessage_AndTheMailboxServesTheNextReceiver()
     {
@@ -526,6 +524,23 @@ public abstract partial class RuntimeContract
         Assert.True(task.IsCanceled);
         Assert.Equal(1, record.Finallies);
     }
+
+    // Races with the thread's wakers, each a body of RuntimeContract.Stop.Scenarios.cs at a small size; the stress
+    // tier runs them larger.
+    [Fact]
+    public void Stop_RacingASender_EveryMessageIsReceivedByTheThreadOrLeftInTheMailbox() => StopRacingASender(rounds: 200);
+
+    [Fact]
+    public void Stop_RacingSendsToASharedMailbox_EveryMessageIsTakenOnce_AndNoWakeUpIsLost() => StopRacingSendsToASharedMailbox(rounds: 50);
+
+    [Fact]
+    public void Stop_RacingACreditRelease_TheWindowKeepsExactlyItsCredits() => StopRacingACreditRelease(rounds: 200);
+
+    [Fact]
+    public void Stop_RacingAReceiverMakingRoom_EveryPutIsReceivedOnce_OrNeverSent() => StopRacingAReceiverMakingRoom(rounds: 50);
+
+    [Fact]
+    public void Stop_RacingTheTokensCancellation_EndsTheThreadCanceled_EitherWay() => StopRacingTheTokensCancellation(rounds: 200);
 
     /// <summary>What a guarded body records: whether its wait returned, and its <c>finally</c> block.</summary>
     private static IEnumerable<Event> Guarded(Func<IEnumerable<Event>> waits, StopRecord record)
