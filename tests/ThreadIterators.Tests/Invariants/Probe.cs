@@ -38,6 +38,12 @@ internal static class Probe
     /// <summary>Gets a value indicating whether a green thread or a choice waits on <paramref name="taskEvent"/>'s task, owed its wake-up.</summary>
     internal static bool IsWaiting<T>(TaskEvent<T> taskEvent) => Volatile.Read(ref TaskWaitFields.Waiter(ref TaskEventFields<T>.Wait(taskEvent))) is GreenThread or ChoiceTicket;
 
+    /// <summary>Gets a value indicating whether a green thread or a choice waits on the channel's <c>WaitToReadAsync</c> for <paramref name="read"/>.</summary>
+    internal static bool IsWaiting<T>(ChannelReadEvent<T> read) => ChannelWaitFields.Task(ref ChannelReadEventFields<T>.Wait(read)) is { } task && IsWaiting(task);
+
+    /// <summary>Gets a value indicating whether a green thread or a choice waits on the channel's <c>WaitToWriteAsync</c> for <paramref name="write"/>.</summary>
+    internal static bool IsWaiting<T>(ChannelWriteEvent<T> write) => ChannelWaitFields.Task(ref ChannelWriteEventFields<T>.Wait(write)) is { } task && IsWaiting(task);
+
     /// <summary>Gets a value indicating whether <paramref name="taskEvent"/> ever parked a thread: its continuation is made by the first park.</summary>
     internal static bool HasParked(TaskEvent taskEvent) => TaskEventFields.OnCompleted(taskEvent) is not null;
 
@@ -185,6 +191,24 @@ internal static class Probe
 
         [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_onCompleted")]
         internal static extern ref System.Action? OnCompleted(TaskEvent<T> taskEvent);
+    }
+
+    private static class ChannelReadEventFields<T>
+    {
+        [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_wait")]
+        internal static extern ref ChannelWait Wait(ChannelReadEvent<T> read);
+    }
+
+    private static class ChannelWriteEventFields<T>
+    {
+        [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_wait")]
+        internal static extern ref ChannelWait Wait(ChannelWriteEvent<T> write);
+    }
+
+    private static class ChannelWaitFields
+    {
+        [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_task")]
+        internal static extern ref TaskEvent<bool>? Task(ref ChannelWait wait);
     }
 
     private static class TaskWaitFields
