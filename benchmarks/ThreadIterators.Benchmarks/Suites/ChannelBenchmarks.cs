@@ -66,7 +66,12 @@ public class ChannelBenchmarks
     /// <summary>Two green threads, each reading its channel with a read event.</summary>
     [BenchmarkCategory("PingPong")]
     [Benchmark(OperationsPerInvoke = Messages)]
-    public long ReadEventPingPong() => Verify.Result("ChannelRead.GreenThreadPingPong", ChannelRead.GreenThreadPingPong(Scheduler, Messages), Workloads.PingPong.Expected(Messages));
+    public long ReadEventPingPong() => Verify.Result("ChannelRead.GreenThreadPingPong", ChannelRead.GreenThreadPingPong(Scheduler, Messages, synchronousContinuations: false), Workloads.PingPong.Expected(Messages));
+
+    /// <summary>As <see cref="ReadEventPingPong"/>, on channels that run continuations on the writing worker, not the thread pool.</summary>
+    [BenchmarkCategory("PingPong")]
+    [Benchmark(OperationsPerInvoke = Messages)]
+    public long ReadEventPingPongSynchronous() => Verify.Result("ChannelRead.GreenThreadPingPong", ChannelRead.GreenThreadPingPong(Scheduler, Messages, synchronousContinuations: true), Workloads.PingPong.Expected(Messages));
 
     /// <summary>For scale: two green threads and two mailboxes.</summary>
     [BenchmarkCategory("PingPong")]

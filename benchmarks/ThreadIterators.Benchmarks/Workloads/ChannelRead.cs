@@ -43,11 +43,16 @@ public static class ChannelRead
     /// <summary>The baseline: an async method awaits <c>ReadAsync</c> for every item until the channel is completed.</summary>
     public static long AwaitReady(Channel<int> channel) => Task.Run(() => ReadAllAsync(channel.Reader)).GetAwaiter().GetResult();
 
-    /// <summary>PingPong between two green threads, each reading its channel with a read event.</summary>
-    public static long GreenThreadPingPong(Scheduler scheduler, long messages)
+    /// <summary>
+    /// PingPong between two green threads, each reading its channel with a read event. With
+    /// <paramref name="synchronousContinuations"/> the channels run a completed wait's continuation on the writing
+    /// thread (a worker), which makes the reader ready there; by default it goes through the thread pool.
+    /// </summary>
+    public static long GreenThreadPingPong(Scheduler scheduler, long messages, bool synchronousContinuations)
     {
-        var pingInbox = Channel.CreateUnbounded<long>(new UnboundedChannelOptions { SingleReader = true, SingleWriter = true });
-        var pongInbox = Channel.CreateUnbounded<long>(new UnboundedChannelOptions { SingleReader = true, SingleWriter = true });
+        var options = new UnboundedChannelOptions { SingleReader = true, SingleWriter = true, AllowSynchronousContinuations = synchronousContinuations };
+        var pingInbox = Channel.CreateUnbounded<long>(options);
+        var pongInbox = Channel.CreateUnbounded<long>(options);
         var last = new StrongBox<long>();
         scheduler.Spawn(Player(pongInbox.Reader, pingInbox.Writer, (messages + 1) / 2, last));
         pongInbox.Writer.TryWrite(messages);
