@@ -44,6 +44,12 @@ internal static class Probe
     /// <summary>Gets a value indicating whether the continuation <paramref name="taskEvent"/> registered on its task has run: it leaves its marker, neither a waiter nor null.</summary>
     internal static bool HasFired<T>(TaskEvent<T> taskEvent) => Volatile.Read(ref TaskWaitFields.Waiter(ref TaskEventFields<T>.Wait(taskEvent))) is not (null or GreenThread or ChoiceTicket);
 
+    /// <summary>Gets a value indicating whether a green thread or a choice waits on the channel's <c>WaitToReadAsync</c> for <paramref name="read"/>.</summary>
+    internal static bool IsWaiting<T>(ChannelReadEvent<T> read) => ChannelWaitFields.Task(ref ChannelReadEventFields<T>.Wait(read)) is { } task && IsWaiting(task);
+
+    /// <summary>Gets a value indicating whether a green thread or a choice waits on the channel's <c>WaitToWriteAsync</c> for <paramref name="write"/>.</summary>
+    internal static bool IsWaiting<T>(ChannelWriteEvent<T> write) => ChannelWaitFields.Task(ref ChannelWriteEventFields<T>.Wait(write)) is { } task && IsWaiting(task);
+
     /// <summary>Gets a value indicating whether <paramref name="taskEvent"/> ever parked a thread: its continuation is made by the first park.</summary>
     internal static bool HasParked(TaskEvent taskEvent) => TaskEventFields.OnCompleted(taskEvent) is not null;
 
@@ -266,6 +272,24 @@ internal static class Probe
     {
         [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_deadline")]
         internal static extern ref long Deadline(TimeBranchTimer timer);
+    }
+
+    private static class ChannelReadEventFields<T>
+    {
+        [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_wait")]
+        internal static extern ref ChannelWait Wait(ChannelReadEvent<T> read);
+    }
+
+    private static class ChannelWriteEventFields<T>
+    {
+        [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_wait")]
+        internal static extern ref ChannelWait Wait(ChannelWriteEvent<T> write);
+    }
+
+    private static class ChannelWaitFields
+    {
+        [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_task")]
+        internal static extern ref TaskEvent<bool>? Task(ref ChannelWait wait);
     }
 
     private static class TaskWaitFields

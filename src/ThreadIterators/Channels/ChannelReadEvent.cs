@@ -1,0 +1,252 @@
+using System;
+using System.Diagnostics;
+using System.Threading.Channels;
+
+namespace ThreadIterators;
+
+/// <summary>
+/// The event a green thread yields to read the next item of a <see cref="ChannelReader{T}"/> without blocking its
+/// worker: the thread parks while the channel is empty, and resumes on a worker of its own scheduler once it has read
+/// an item, or once the channel is completed and drained. Made by
+/// <see cref="ChannelEventExtensions.CreateReadEvent{T}(ChannelReader{T})"/>; yielded again for every item.
+/// </summary>
+/// <remarks>
+/// <para>
+/// After the thread resumes, either <see cref="IsCompleted"/> is false and <see cref="Value"/> holds the item read,
+/// or <see cref="IsCompleted"/> is true: the channel was completed and no item is left, and <see cref="Value"/>
+/// throws a <see cref="ChannelClosedException"/> whose inner exception is the error the channel was completed with,
+/// if any, as <see cref="ChannelReader{T}.ReadAsync"/> would. The item is read when the thread resumes, by the
+/// thread itself (<see cref="ChannelReader{T}.TryRead"/>): until then it stays in the channel for any other reader.
+/// </para>
+/// <para>
+/// An item already there is read without parking and without allocating. Otherwise the event waits on
+/// <see cref="ChannelReader{T}.WaitToReadAsync"/> as a <see cref="TaskEvent{T}"/> would, then reads; if another reader
+/// took the item first, it waits again. It asks the channel for a new wait only once the previous one has completed,
+/// so a single-reader channel never sees two.
+/// </para>
+/// <para>
+/// As a branch of a <see cref="Choice"/> it reads only if chosen: a read that loses takes no item. Its pending
+/// <c>WaitToReadAsync</c> stays registered with the channel (a channel cannot take it back), and the next wait of this
+/// event, alone or in a choice, waits on it again.
+/// </para>
+/// <para>
+/// Bound to the first green thread that yields it, which alone may yield it and read <see cref="Value"/>, on whichever
+/// worker runs it. If the scheduler is disposed while the thread waits, the event cannot be used again.
+/// </para>
+/// <example>
+/// <code>
+/// static IEnumerable&lt;Event&gt; Sum(ChannelReader&lt;int&gt; numbers, Mailbox&lt;long&gt; result)
+/// {
+///     var read = numbers.CreateReadEvent();
+///     var sum = 0L;
+///     while (true)
+///     {
+///         yield return read;             // Parks while the channel is empty.
+///         if (read.IsCompleted) break;   // Completed and drained.
+///         sum += read.Value;
+///     }
+///
+///     result.Send(sum);
+/// }
+/// </code>
+/// </example>
+/// </remarks>
+/// <typeparam name="T">The type of the channel's items.</typeparam>
+[DebuggerDisplay("{ToString(),nq}")]
+public sealed class ChannelReadEvent<T> : Event
+{
+    /// <summary>The channel's reading half.</summary>
+    private readonly ChannelReader<T> _reader;
+
+    /// <summary>The bound thread and the channel's outstanding <c>WaitToReadAsync</c>.</summary>
+    private ChannelWait _wait;
+
+    /// <summary>The item the last completed read took; default while there is none.</summary>
+    private T _value = default!;
+
+    /// <summary>What the last completed read found: <see cref="NothingYet"/>, <see cref="ItemRead"/> or <see cref="ChannelCompleted"/>.</summary>
+    private int _outcome;
+
+    /// <summary>The error the channel was completed with, once a read found it completed; null for a plain completion.</summary>
+    private Exception? _error;
+
+    /// <summary>In <see cref="_outcome"/>: no read has completed.</summary>
+    private const int NothingYet = 0;
+
+    /// <summary>In <see cref="_outcome"/>: the last read took an item.</summary>
+    private const int ItemRead = 1;
+
+    /// <summary>In <see cref="_outcome"/>: the last read found the channel completed and drained.</summary>
+    private const int ChannelCompleted = 2;
+
+    internal ChannelReadEvent(ChannelReader<T> reader) => _reader = reader;
+
+    /// <summary>
+    /// Gets the item the last completed read took.
+    /// </summary>
+    /// <exception cref="ChannelClosedException">
+    /// The last read found the channel completed (<see cref="IsCompleted"/>); its inner exception is the error the
+    /// channel was completed with, or null.
+    /// </exception>
+    /// <exception cref="InvalidOperationException">No read has completed yet.</exception>
+    public T Value => _outcome switch
+    {
+        ItemRead => _value,
+        ChannelCompleted => throw new ChannelClosedException(
+            _error is null ? $"{this}: the channel was completed, and every item had been read." : $"{this}: the channel was completed with an error: {_error.Message}",
+            _error),
+        _ => throw new InvalidOperationException($"{this}: Value was read before any read completed; yield the event first, and read Value after the thread resumes."),
+    };
+
+    /// <summary>
+    /// Gets a value indicating whether the last completed read found the channel completed, with no item left: no
+    /// item will come. <see cref="Value"/> then throws, carrying the channel's error if it was completed with one.
+    /// </summary>
+    public bool IsCompleted => _outcome == ChannelCompleted;
+
+    /// <summary>Gets the channel reader this event reads from.</summary>
+    public ChannelReader<T> Reader => _reader;
+
+    /// <inheritdoc/>
+    public override string ToString() => $"ChannelReadEvent<{typeof(T).Name}> ({_outcome switch { ItemRead => "item read", ChannelCompleted => "channel completed", _ => "nothing read yet" }})";
+
+    internal override EventOutcome Park(GreenThread thread, Worker worker)
+    {
+        _wait.Bind(thread, this);
+        return ReadOrWait(thread, worker);
+    }
+
+    internal override EventOutcome Resume(GreenThread thread, Worker worker)
+    {
+        var resumed = _wait.Task.Resume(thread, worker);
+        if (resumed != EventOutcome.Continue)
+        {
+            return resumed;
+        }
+
+        return ChannelMayHaveItems() ? ReadOrWait(thread, worker) : EventOutcome.Continue;
+    }
+
+    internal override void Abandon(GreenThread thread) => _wait.Abandon(thread);
+
+    /// <inheritdoc/>
+    internal override string? NotChoosableBecause => null;
+
+    internal override EventOutcome TryCompleteNow(GreenThread thread)
+    {
+        _wait.Bind(thread, this);
+        while (true)
+        {
+            if (_reader.TryRead(out var item))
+            {
+                Deliver(item);
+                return EventOutcome.Continue;
+            }
+
+            // Asked now, not at enlisting: a completed channel answers at once, and so completes the choice here.
+            if (!_wait.IsPending)
+            {
+                _wait.Arm(_reader.WaitToReadAsync());
+            }
+
+            var outcome = _wait.Task.TryCompleteNow(thread);
+            if (outcome != EventOutcome.Continue)
+            {
+                return outcome;
+            }
+
+            if (!ChannelMayHaveItems())
+            {
+                return EventOutcome.Continue;
+            }
+        }
+    }
+
+    internal override bool Enlist(GreenThread thread, ChoiceBranch branch, long generation)
+    {
+        if (!_wait.IsPending)
+        {
+            _wait.Arm(_reader.WaitToReadAsync());
+        }
+
+        return _wait.Task.Enlist(thread, branch, generation);
+    }
+
+    // A channel wakes every waiting reader when an item arrives, so a losing read holds no wake-up another reader
+    // needs: withdrawing only leaves the wait lingering (or forgets the chosen one's registration).
+    internal override void Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen) => _wait.Task.Withdraw(thread, branch, chosen);
+
+    internal override EventOutcome CompleteChosen(GreenThread thread)
+    {
+        var outcome = _wait.Task.CompleteChosen(thread);
+        if (outcome != EventOutcome.Continue)
+        {
+            return outcome;
+        }
+
+        if (!ChannelMayHaveItems())
+        {
+            return EventOutcome.Continue;
+        }
+
+        if (_reader.TryRead(out var item))
+        {
+            Deliver(item);
+            return EventOutcome.Continue;
+        }
+
+        // Another reader took the item this branch was woken for: the choice waits again.
+        return EventOutcome.Parked;
+    }
+
+    /// <summary>Reads an item if there is one, else waits on the channel until it may have one, again while other readers take them first.</summary>
+    private EventOutcome ReadOrWait(GreenThread thread, Worker worker)
+    {
+        while (true)
+        {
+            if (_reader.TryRead(out var item))
+            {
+                Deliver(item);
+                return EventOutcome.Continue;
+            }
+
+            if (!_wait.IsPending)
+            {
+                _wait.Arm(_reader.WaitToReadAsync());
+            }
+
+            // A lingering wait from a losing choice is re-joined here, not asked of the channel again.
+            var outcome = _wait.Task.Park(thread, worker);
+            if (outcome != EventOutcome.Continue)
+            {
+                return outcome;
+            }
+
+            if (!ChannelMayHaveItems())
+            {
+                return EventOutcome.Continue;
+            }
+        }
+    }
+
+    /// <summary>Reads the completed wait: true if an item may be there; false, with the read completed, if the channel is completed and drained.</summary>
+    private bool ChannelMayHaveItems()
+    {
+        if (_wait.TakeOutcome(out var error))
+        {
+            return true;
+        }
+
+        _value = default!;
+        _error = error;
+        _outcome = ChannelCompleted;
+        return false;
+    }
+
+    private void Deliver(T item)
+    {
+        _value = item;
+        _error = null;
+        _outcome = ItemRead;
+    }
+}
