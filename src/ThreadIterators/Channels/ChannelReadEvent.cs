@@ -129,6 +129,10 @@ public sealed class ChannelReadEvent<T> : Event
 
     internal override void Abandon(GreenThread thread) => _wait.Abandon(thread);
 
+    internal override bool TryInterrupt(GreenThread thread) => _wait.TryInterrupt(thread);
+
+    internal override void CompleteInterrupt(GreenThread thread) => _wait.CompleteInterrupt(thread);
+
     /// <inheritdoc/>
     internal override string? NotChoosableBecause => null;
 

@@ -95,6 +95,19 @@ internal struct ChannelWait
         }
     }
 
+    /// <summary>
+    /// For a stop: takes <paramref name="thread"/>, parked on the channel's wait, back from the task event's
+    /// continuation; true if this call took it. Any thread: the task event is read with a barrier because the stopping
+    /// thread did not make it, and a thread that never parked on it is not its waiter, so the exchange fails.
+    /// </summary>
+    internal bool TryInterrupt(GreenThread thread) => Volatile.Read(ref _task) is { } task && task.TryInterrupt(thread);
+
+    /// <summary>
+    /// Finishes a wait a stop took back. The channel's wait stays outstanding and the event lingers on it, as after a
+    /// losing choice; nothing was read or written. The stopped thread's worker, or the disposing thread.
+    /// </summary>
+    internal readonly void CompleteInterrupt(GreenThread thread) => _task!.CompleteInterrupt(thread);
+
     /// <summary>Forgets <paramref name="thread"/>, parked on the channel's wait when its scheduler was disposed. The disposing thread.</summary>
     internal void Abandon(GreenThread thread)
     {

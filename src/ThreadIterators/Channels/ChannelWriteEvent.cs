@@ -164,6 +164,16 @@ public sealed class ChannelWriteEvent<T> : Event
         _outcome = Unarmed;
     }
 
+    internal override bool TryInterrupt(GreenThread thread) => _wait.TryInterrupt(thread);
+
+    internal override void CompleteInterrupt(GreenThread thread)
+    {
+        // Stopped while waiting for room: nothing was written, and the thread ends without reading the outcome.
+        _wait.CompleteInterrupt(thread);
+        _item = default!;
+        _outcome = Unarmed;
+    }
+
     /// <inheritdoc/>
     internal override string? NotChoosableBecause => null;
 
