@@ -176,11 +176,11 @@ public sealed class Choice : Event
     public Event? Chosen => Index < 0 ? null : _branches[Index];
 
     /// <summary>
-    /// Gets a value indicating whether the current wait goes on from the same yield as the one before, whose chosen
-    /// branch could not complete after all (another receiver took the message): a time branch keeps its deadline.
-    /// Owner only.
+    /// Gets the generation of the first wait armed by the current yield. Later waits of the same yield (its chosen
+    /// branch could not complete after all: another receiver took the message) have higher ones, and a time branch
+    /// armed by any of them keeps that deadline: a timeout bounds the whole wait of one yield. Owner only.
     /// </summary>
-    internal bool WaitingAgain { get; private set; }
+    internal long FirstWaitOfYield { get; private set; }
 
     /// <summary>Gets the generation of the current (or last) wait; for wakers whose registration cannot outlive it.</summary>
     internal long CurrentGeneration => Volatile.Read(ref _generation);
@@ -296,10 +296,13 @@ public sealed class Choice : Event
     /// </summary>
     private EventOutcome Wait(GreenThread thread, bool again)
     {
+        if (!again)
+        {
+            FirstWaitOfYield = _generation + 1;
+        }
+
         while (true)
         {
-            WaitingAgain = again;
-            again = true;
             var start = _next;
             _next = start + 1 >= _rotating ? 0 : start + 1;
             for (var k = 0; k < _order.Length; k++)

@@ -68,10 +68,12 @@ internal sealed class SleepEvent : Event
             return true;
         }
 
-        // A wait that goes on from the same yield (its chosen branch lost what it was woken for) keeps the deadline:
-        // a timeout bounds the whole wait of one yield.
+        // A wait that goes on from the same yield (its chosen branch lost what it was woken for) keeps the deadline
+        // an earlier wait of that yield armed: a timeout bounds the whole wait of one yield. Only if one did: a wait
+        // whose look found a branch ready after all stops enlisting before the time branch, which is last, and the
+        // deadline then still is an earlier yield's, long past.
         var timer = branch.Timer ??= new TimeBranchTimer(branch, thread.Scheduler.Timers);
-        timer.Arm(generation, branch.Choice.WaitingAgain && timer.Deadline != 0 ? timer.Deadline : timer.Queue.DeadlineAfter(_duration));
+        timer.Arm(generation, timer.ArmedGeneration >= branch.Choice.FirstWaitOfYield ? timer.Deadline : timer.Queue.DeadlineAfter(_duration));
         return true;
     }
 

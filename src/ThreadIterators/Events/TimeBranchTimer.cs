@@ -47,6 +47,9 @@ internal sealed class TimeBranchTimer : TimerEntry
     /// <summary>Gets the deadline of the wait armed last; 0 before the first. The worker running the choice's thread.</summary>
     internal long Deadline => _deadline;
 
+    /// <summary>Gets the choice's generation of the wait armed last; 0 before the first. The worker running the choice's thread.</summary>
+    internal long ArmedGeneration => _generation;
+
     /// <summary>Gets the queue the entry is in; a choice's thread stays on one scheduler.</summary>
     internal TimerQueue Queue => _queue;
 
