@@ -19,7 +19,7 @@ public sealed partial class Mailbox<T>
     /// end segment, which it moves onto only once the segment before is frozen and drained. Receiver only, after a
     /// take found nothing.
     /// </summary>
-    private bool AtEnd => _head is EndSegment<T>;
+    internal bool AtEnd => _head is EndSegment<T>;
 
     /// <inheritdoc/>
     ChannelClosedException IBoundedTarget<T>.Refusal() => Refusal();
@@ -56,6 +56,7 @@ public sealed partial class Mailbox<T>
                     WakeReceiver(OsThreadContext.Current);
                 }
 
+                TellChannelReader();
                 return true;
             }
 
@@ -93,7 +94,20 @@ public sealed partial class Mailbox<T>
                 room.Release(int.MaxValue);
             }
 
+            TellChannelReader();
             return true;
+        }
+    }
+
+    /// <summary>
+    /// Lets async code that receives through <see cref="AsChannelReader"/> see the end even while it is not waiting,
+    /// so that the reader's <c>Completion</c> completes once nothing is left to read, as a channel's does.
+    /// </summary>
+    private void TellChannelReader()
+    {
+        if (Volatile.Read(ref _chooser) is MailboxChannelReader<T> { IsAttached: true } reader)
+        {
+            reader.OnMailboxCompleted();
         }
     }
 

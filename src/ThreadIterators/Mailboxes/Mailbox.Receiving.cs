@@ -171,6 +171,14 @@ public sealed partial class Mailbox<T>
             throw new InvalidOperationException(
                 $"{thread} cannot receive from {this}: {Volatile.Read(ref _receiver)} is its receiver, and a mailbox has one receiving green thread at a time.");
         }
+
+        // After the swap's full fence, as AsChannelReader looks at _receiver after its own: one of the two sees the other.
+        if (Volatile.Read(ref _chooser) is MailboxChannelReader<T>)
+        {
+            Interlocked.CompareExchange(ref _receiver, current, thread);
+            throw new InvalidOperationException(
+                $"{thread} cannot receive from {this}: async code receives from it through AsChannelReader(), which owns its receive for good.");
+        }
     }
 
     /// <summary>
@@ -320,7 +328,7 @@ public sealed partial class Mailbox<T>
     /// </summary>
     internal void Abandon()
     {
-        TakeParkMark();
+        _ = TakeParkMark();
 
         // A sender that took the mark may not have read _receiver yet. Once a thread of another scheduler takes the
         // mailbox over, that sender would wake the newcomer instead of the ended thread, so wait for it here: it is a
@@ -338,7 +346,7 @@ public sealed partial class Mailbox<T>
                 spinner.SpinOnce();
 
                 // A stop may have held the mark and put it back (TryInterruptReceive): then it is this call's to take.
-                TakeParkMark();
+                _ = TakeParkMark();
             }
         }
     }
@@ -401,8 +409,11 @@ public sealed partial class Mailbox<T>
         return false;
     }
 
-    /// <summary>Takes the receiver's park mark if it is set, counting the wake-up it owes. The receiver's side.</summary>
-    private void TakeParkMark()
+    /// <summary>
+    /// Takes the receiver's park mark if it is set, counting the wake-up it owes: true if this call took it, false if
+    /// there was none (a sender took it, and wakes the receiver). The receiver's side.
+    /// </summary>
+    internal bool TakeParkMark()
     {
         var segment = _head;
         var took = false;
@@ -432,6 +443,8 @@ public sealed partial class Mailbox<T>
         {
             Volatile.Write(ref _wakes, _wakes + 1);
         }
+
+        return took;
     }
 
     /// <summary>

@@ -92,12 +92,27 @@ public sealed partial class Mailbox<T>
         var receiver = _receiver!;
         if (_chooser is { } chooser)
         {
-            // Parked in a choice. Its withdrawal waits for the count below, so until then the choice cannot move on
-            // to another wait: the generation read before it is the one this mark was made for.
-            var generation = chooser.Choice.CurrentGeneration;
-            Volatile.Write(ref _wakes, _wakes + 1);
-            chooser.Fire(generation, alongside);
-            return;
+            if (chooser is ChoiceBranch branch)
+            {
+                // Parked in a choice. Its withdrawal waits for the count below, so until then the choice cannot move
+                // on to another wait: the generation read before it is the one this mark was made for.
+                var generation = branch.Choice.CurrentGeneration;
+                Volatile.Write(ref _wakes, _wakes + 1);
+                branch.Fire(generation, alongside);
+                return;
+            }
+
+            var reader = Unsafe.As<MailboxChannelReader<T>>(chooser);
+            if (reader.IsAttached)
+            {
+                // Async code receives: its wait ends on the thread pool, never on this (perhaps a worker's) thread.
+                Volatile.Write(ref _wakes, _wakes + 1);
+                reader.Wake();
+                return;
+            }
+
+            // A reader that failed to attach, because a green thread bound meanwhile (see AsChannelReader): the mark
+            // is that thread's plain receive.
         }
 
         Volatile.Write(ref _wakes, _wakes + 1);

@@ -113,10 +113,12 @@ public sealed partial class Mailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
     private int _wakes;
 
     /// <summary>
-    /// The choice branch the receiver is parked for, or null for a plain receive: set by the receiver before its park
-    /// mark, cleared when it withdraws. The sender that takes the mark reads it (see <see cref="WakeReceiver"/>).
+    /// Who a sender that takes the park mark wakes instead of <see cref="_receiver"/>: the <see cref="ChoiceBranch"/>
+    /// the receiver is parked for (set by the receiver before its mark, cleared when it withdraws), or, for good, the
+    /// <see cref="MailboxChannelReader{T}"/> that async code receives through; null for a green thread's plain
+    /// receive. The sender that takes the mark reads it (see <see cref="WakeReceiver"/>).
     /// </summary>
-    private ChoiceBranch? _chooser;
+    private object? _chooser;
 
     /// <summary>The one receive event of this mailbox, reused for every message.</summary>
     private readonly ReceiveEvent<T> _receive;
@@ -199,7 +201,10 @@ public sealed partial class Mailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
     /// <inheritdoc/>
     WaiterQueue? IBoundedTarget<T>.Room => Room;
 
-    /// <summary>Gets the green thread that receives from this mailbox, or null before any thread received.</summary>
+    /// <summary>
+    /// Gets the green thread that receives from this mailbox, or null before any thread received (and for good once
+    /// async code receives through <see cref="AsChannelReader"/>).
+    /// </summary>
     public GreenThread? Receiver => Volatile.Read(ref _receiver);
 
     /// <summary>
