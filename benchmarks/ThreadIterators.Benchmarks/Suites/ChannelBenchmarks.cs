@@ -10,6 +10,8 @@ namespace ThreadIterators.Benchmarks.Suites;
 /// Ready: 1,000,000 items already in the channel, read by a <see cref="ChannelReadEvent{T}"/> or by an async method's
 /// <c>await ReadAsync()</c>. PingPong: 200,000 messages bounced over two channels by two green threads with read events,
 /// against two async methods (<see cref="Workloads.PingPong.Tasks"/>), and, for scale, the mailbox PingPong.
+/// ToAsync and RoundTrip: async code consuming a green producer's output (<see cref="AsyncConsumer"/>), through the
+/// producer's mailbox against a channel.
 /// </summary>
 /// <remarks>
 /// Not a <see cref="WorkerSuite"/>: its eight configurations would take most of an hour on a shared 2-core machine.
@@ -23,6 +25,10 @@ public class ChannelBenchmarks
     private const int ReadyItems = 1_000_000;
 
     private const int Messages = 200_000;
+
+    private const int StreamMessages = 1_000_000;
+
+    private const int RoundTrips = 20_000;
 
     /// <summary>The channel the Ready group reads, filled before each iteration.</summary>
     private Channel<int> _prefilled = null!;
@@ -72,6 +78,26 @@ public class ChannelBenchmarks
     [BenchmarkCategory("PingPong")]
     [Benchmark(OperationsPerInvoke = Messages)]
     public long ReadEventPingPongSynchronous() => Verify.Result("ChannelRead.GreenThreadPingPong", ChannelRead.GreenThreadPingPong(Scheduler, Messages, synchronousContinuations: true), Workloads.PingPong.Expected(Messages));
+
+    /// <summary>The ToAsync baseline: a green producer writes a channel, async code reads it (<see cref="AsyncConsumer"/>).</summary>
+    [BenchmarkCategory("ToAsync")]
+    [Benchmark(Baseline = true, OperationsPerInvoke = StreamMessages)]
+    public long ChannelStream() => Verify.Result("AsyncConsumer.ChannelStream", AsyncConsumer.ChannelStream(Scheduler, StreamMessages), AsyncConsumer.StreamExpected(StreamMessages));
+
+    /// <summary>A green producer sends to its mailbox, async code reads it through <see cref="Mailbox{T}.AsChannelReader"/>.</summary>
+    [BenchmarkCategory("ToAsync")]
+    [Benchmark(OperationsPerInvoke = StreamMessages)]
+    public long MailboxStream() => Verify.Result("AsyncConsumer.MailboxStream", AsyncConsumer.MailboxStream(Scheduler, StreamMessages), AsyncConsumer.StreamExpected(StreamMessages));
+
+    /// <summary>The RoundTrip baseline: each message over a channel to async code, which replies to the green thread's mailbox.</summary>
+    [BenchmarkCategory("RoundTrip")]
+    [Benchmark(Baseline = true, OperationsPerInvoke = RoundTrips)]
+    public long ChannelRoundTrip() => Verify.Result("AsyncConsumer.ChannelRoundTrip", AsyncConsumer.ChannelRoundTrip(Scheduler, RoundTrips), RoundTrips);
+
+    /// <summary>Each message through the green thread's outbox mailbox, read by async code through <see cref="Mailbox{T}.AsChannelReader"/>.</summary>
+    [BenchmarkCategory("RoundTrip")]
+    [Benchmark(OperationsPerInvoke = RoundTrips)]
+    public long MailboxRoundTrip() => Verify.Result("AsyncConsumer.MailboxRoundTrip", AsyncConsumer.MailboxRoundTrip(Scheduler, RoundTrips), RoundTrips);
 
     /// <summary>For scale: two green threads and two mailboxes.</summary>
     [BenchmarkCategory("PingPong")]
