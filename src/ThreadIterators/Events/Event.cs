@@ -138,6 +138,14 @@ namespace ThreadIterators;
 /// </description>
 /// </item>
 /// <item>
+/// <term><see cref="ChannelEventExtensions.CreateReadEvent{T}(System.Threading.Channels.ChannelReader{T})"/>, <see cref="ChannelEventExtensions.CreateWriteEvent{T}(System.Threading.Channels.ChannelWriter{T})"/></term>
+/// <description>
+/// An item of a <see cref="System.Threading.Channels.ChannelReader{T}"/>, or room in a bounded
+/// <see cref="System.Threading.Channels.ChannelWriter{T}"/>: reusable events that read or write only when they
+/// complete, so they may be branches of a <see cref="Choice"/>; the worker stays free while they wait.
+/// </description>
+/// </item>
+/// <item>
 /// <term><see cref="Choice"/></term>
 /// <description>The first of several of the events above to complete; <see cref="Choice.Index"/> says which.</description>
 /// </item>
