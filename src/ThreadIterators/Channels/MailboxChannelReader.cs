@@ -201,6 +201,19 @@ internal sealed class MailboxChannelReader<T> : ChannelReader<T>, IValueTaskSour
     /// <inheritdoc/>
     bool IValueTaskSource<bool>.GetResult(short token)
     {
+        bool current;
+        lock (_gate)
+        {
+            current = _outstanding && token == _wait.Version && _wait.GetStatus(token) != ValueTaskSourceStatus.Pending;
+        }
+
+        if (!current)
+        {
+            // Misuse (a value task awaited twice, or read before it completed): the core throws, and the wait that
+            // is outstanding now, if any, is left as it is.
+            return _wait.GetResult(token);
+        }
+
         try
         {
             return _wait.GetResult(token);

@@ -16,7 +16,8 @@ public sealed partial class Mailbox<T>
     /// <para>
     /// <b>Who owns the receive.</b> The reader becomes the mailbox's receiver, for good: from the first call on, a green
     /// thread that yields <see cref="Recv"/> or calls <see cref="TryRecv"/> is refused with an
-    /// <see cref="InvalidOperationException"/>, and <see cref="Receiver"/> stays null. Every call returns the same
+    /// <see cref="InvalidOperationException"/>, and <see cref="Receiver"/> never names a thread again (it keeps the
+    /// last green receiver, if one had received and ended). Every call returns the same
     /// reader. It is refused while a green thread that has not ended receives from the mailbox. Senders are unchanged:
     /// green threads and OS threads send as before, and <see cref="Complete"/> ends the reader as
     /// <see cref="ChannelWriter{T}.Complete"/> ends a channel's.
@@ -99,6 +100,13 @@ public sealed partial class Mailbox<T>
             if (receiver is not null && !receiver.IsCompleted)
             {
                 Interlocked.CompareExchange(ref _chooser, null, reader);
+                throw GreenReceiver(receiver);
+            }
+
+            // A thread that bound before the swap and has ended since may have written _chooser in a choice of its
+            // own (its plain writes go over the reader); then the reader is not where senders look for it.
+            if (Volatile.Read(ref _chooser) != reader)
+            {
                 throw GreenReceiver(receiver);
             }
 

@@ -172,12 +172,24 @@ public sealed partial class Mailbox<T>
                 $"{thread} cannot receive from {this}: {Volatile.Read(ref _receiver)} is its receiver, and a mailbox has one receiving green thread at a time.");
         }
 
-        // After the swap's full fence, as AsChannelReader looks at _receiver after its own: one of the two sees the other.
-        if (Volatile.Read(ref _chooser) is MailboxChannelReader<T>)
+        // After the swap's full fence, as AsChannelReader looks at _receiver after its own: one of the two sees the
+        // other. A reader not attached yet may still be refused because of this very bind: wait for the attach's
+        // decision (it holds the lock while it decides), so that the two are never both refused.
+        if (Volatile.Read(ref _chooser) is MailboxChannelReader<T> reader)
         {
-            Interlocked.CompareExchange(ref _receiver, current, thread);
-            throw new InvalidOperationException(
-                $"{thread} cannot receive from {this}: async code receives from it through AsChannelReader(), which owns its receive for good.");
+            if (!reader.IsAttached)
+            {
+                lock (_receive)
+                {
+                }
+            }
+
+            if (Volatile.Read(ref _chooser) is MailboxChannelReader<T> { IsAttached: true })
+            {
+                Interlocked.CompareExchange(ref _receiver, current, thread);
+                throw new InvalidOperationException(
+                    $"{thread} cannot receive from {this}: async code receives from it through AsChannelReader(), which owns its receive for good.");
+            }
         }
     }
 
@@ -388,11 +400,21 @@ public sealed partial class Mailbox<T>
             TestHooks.AfterStopTookMark?.Invoke(this);
         }
 
-        // The mark is this call's. The receiver and its choice branch were written before the mark was set.
-        if (Volatile.Read(ref _receiver) == thread && Volatile.Read(ref _chooser) is null)
+        // The mark is this call's. The receiver and its choice branch were written before the mark was set. A reader
+        // in _chooser that is not attached is one whose attach this live thread makes fail: the mark is the thread's.
+        var chooser = Volatile.Read(ref _chooser);
+        if (Volatile.Read(ref _receiver) == thread && chooser is null or MailboxChannelReader<T> { IsAttached: false })
         {
             Volatile.Write(ref _wakes, _wakes + 1);
             return true;
+        }
+
+        if (chooser is MailboxChannelReader<T> { IsAttached: true })
+        {
+            // A late stop of a receiver that has ended, and took the mark of the async reader that followed it: putting
+            // it back would race the reader's own take-backs, so wake the reader instead (an early true is allowed).
+            WakeReceiver(OsThreadContext.Current);
+            return false;
         }
 
         // Not the thread's plain receive: its choice's (which the stop takes back through the choice), or, after the

@@ -202,8 +202,8 @@ public sealed partial class Mailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
     WaiterQueue? IBoundedTarget<T>.Room => Room;
 
     /// <summary>
-    /// Gets the green thread that receives from this mailbox, or null before any thread received (and for good once
-    /// async code receives through <see cref="AsChannelReader"/>).
+    /// Gets the green thread that receives from this mailbox, or null before any thread received. Once async code
+    /// receives through <see cref="AsChannelReader"/>, it is the last green receiver (which has ended), or null.
     /// </summary>
     public GreenThread? Receiver => Volatile.Read(ref _receiver);
 
