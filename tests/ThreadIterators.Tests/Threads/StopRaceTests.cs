@@ -2,6 +2,7 @@ using System;
 using System.Collections.Concurrent;
 using System.Collections.Generic;
 using System.Threading;
+using System.Threading.Tasks;
 using ThreadIterators;
 
 namespace ThreadIterators.Tests;
@@ -195,6 +196,73 @@ public sealed class StopRaceTests
                 yield return choice;
                 received.Enqueue(receive.Value);
             }
+        }
+    }
+
+    [Theory]
+    [InlineData(1)]
+    [InlineData(2)]
+    public async Task Stop_ThatReadAnEndedThreadsReceive_TakesAnAsyncReadersMark_WhileItsWaitIsCanceled_TheWaitStillEnds(int workers)
+    {
+        using var scheduler = new Scheduler(workers);
+        var inbox = new Mailbox<int>("inbox");
+        GreenThread? victim = null;
+        using var source = new CancellationTokenSource();
+        using var stopHeld = new ManualResetEventSlim();
+        using var releaseStop = new ManualResetEventSlim();
+        TestHooks.AfterStopReadWait = thread =>
+        {
+            if (thread == victim)
+            {
+                stopHeld.Set();
+                releaseStop.Wait(Timeout);
+            }
+        };
+        TestHooks.AfterStopTookMark = mailbox =>
+        {
+            if (mailbox == inbox)
+            {
+                // While the stop holds the reader's mark, the wait's token is canceled: the cancellation finds no
+                // mark to take back, so only the stop can end the wait now.
+                source.Cancel();
+            }
+        };
+
+        try
+        {
+            victim = scheduler.Spawn(ReceiveOnce(inbox, _ => { }), "victim");
+            Waiting.Until(() => inbox.IsReceiverParked, "the victim parks");
+            var stopper = new Thread(() => victim.Stop("late"));
+            stopper.Start();
+            Assert.True(stopHeld.Wait(Timeout), "the stop never read the victim's wait");
+
+            // The victim takes a message and ends on its own; async code takes the mailbox over and waits.
+            inbox.Send(1);
+            Assert.True(victim.Wait(Timeout));
+            var reader = inbox.AsChannelReader();
+            var wait = reader.WaitToReadAsync(source.Token).AsTask();
+            Waiting.Until(() => inbox.IsReceiverParked, "the reader's wait parks");
+
+            releaseStop.Set();
+            Assert.True(stopper.Join(Timeout));
+
+            // Ended one way or the other (an early true from the stop's wake-up, or canceled), never left parked.
+            try
+            {
+                await wait.WaitAsync(Timeout);
+            }
+            catch (OperationCanceledException)
+            {
+            }
+
+            inbox.Send(2);
+            Assert.Equal(2, await reader.ReadAsync().AsTask().WaitAsync(Timeout));
+        }
+        finally
+        {
+            TestHooks.AfterStopReadWait = null;
+            TestHooks.AfterStopTookMark = null;
+            releaseStop.Set();
         }
     }
 
