@@ -87,10 +87,20 @@ public sealed partial class Mailbox<T>
             }
 
             var reader = new MailboxChannelReader<T>(this);
+            if (TestHooks.Enabled)
+            {
+                TestHooks.BeforeReaderSwap?.Invoke(this);
+            }
+
             if (Interlocked.CompareExchange(ref _chooser, reader, null) is not null)
             {
                 // A branch of a live receiver's choice: that receiver is bound, and the look above raced its bind.
                 throw GreenReceiver(Volatile.Read(ref _receiver));
+            }
+
+            if (TestHooks.Enabled)
+            {
+                TestHooks.AfterReaderSwap?.Invoke(this);
             }
 
             // After the swap's full fence, as a bind looks at _chooser after its own: either the bind sees the reader

@@ -64,4 +64,16 @@ internal static class TestHooks
     /// mailbox). Meanwhile senders find no mark, and wake nobody.
     /// </summary>
     internal static Action<object>? AfterStopTookMark { get; set; }
+
+    /// <summary>
+    /// Called by <c>AsChannelReader</c> after its first look at the receiver, before it puts its reader in the
+    /// mailbox's <c>_chooser</c> (the argument is the mailbox). A green thread that binds now does not see the reader.
+    /// </summary>
+    internal static Action<object>? BeforeReaderSwap { get; set; }
+
+    /// <summary>
+    /// Called by <c>AsChannelReader</c> once its reader is in the mailbox's <c>_chooser</c>, before it looks at the
+    /// receiver again and attaches (the argument is the mailbox). Meanwhile the reader is there but not attached.
+    /// </summary>
+    internal static Action<object>? AfterReaderSwap { get; set; }
 }

@@ -2,6 +2,7 @@ using System;
 using System.Collections.Concurrent;
 using System.Collections.Generic;
 using System.Threading;
+using System.Threading.Channels;
 using System.Threading.Tasks;
 using ThreadIterators;
 
@@ -263,6 +264,79 @@ public sealed class StopRaceTests
             TestHooks.AfterStopReadWait = null;
             TestHooks.AfterStopTookMark = null;
             releaseStop.Set();
+        }
+    }
+
+    [Theory]
+    [InlineData(1)]
+    [InlineData(2)]
+    public void Stop_OfAPlainReceiver_WhileAnAsyncReaderIsBeingAttached_TakesTheThreadsWait(int workers)
+    {
+        using var scheduler = new Scheduler(workers);
+        var inbox = new Mailbox<int>("inbox");
+        using var looked = new ManualResetEventSlim();
+        using var swap = new ManualResetEventSlim();
+        using var swapped = new ManualResetEventSlim();
+        using var releaseAttach = new ManualResetEventSlim();
+        TestHooks.BeforeReaderSwap = mailbox =>
+        {
+            if (mailbox == inbox)
+            {
+                looked.Set();
+                swap.Wait(Timeout);
+            }
+        };
+        TestHooks.AfterReaderSwap = mailbox =>
+        {
+            if (mailbox == inbox)
+            {
+                swapped.Set();
+                releaseAttach.Wait(Timeout);
+            }
+        };
+
+        try
+        {
+            ChannelReader<int>? reader = null;
+            var attacher = new Thread(() =>
+            {
+                try
+                {
+                    reader = inbox.AsChannelReader();
+                }
+                catch (InvalidOperationException)
+                {
+                }
+            });
+            attacher.Start();
+            Assert.True(looked.Wait(Timeout), "the attach never looked at the receiver");
+
+            // The victim binds after the attach's first look and before its swap, so neither sees the other yet.
+            var victim = scheduler.Spawn(ReceiveOnce(inbox, _ => { }), "victim");
+            Waiting.Until(() => inbox.IsReceiverParked, "the victim parks");
+            swap.Set();
+            Assert.True(swapped.Wait(Timeout), "the attach never put its reader in the mailbox");
+
+            // The reader sits in the mailbox, not attached: the victim's plain receive is still the victim's to stop.
+            Assert.True(victim.Stop("while a reader attaches"));
+            Assert.Throws<GreenThreadStoppedException>(() => victim.Wait(Timeout));
+            Assert.Equal(ThreadOutcome.Canceled, victim.Outcome);
+
+            releaseAttach.Set();
+            Assert.True(attacher.Join(Timeout));
+
+            // The victim had ended by the attach's second look, so the attach stands, and the reader gets what comes.
+            Assert.NotNull(reader);
+            inbox.Send(3);
+            Assert.True(reader.TryRead(out var message));
+            Assert.Equal(3, message);
+        }
+        finally
+        {
+            TestHooks.BeforeReaderSwap = null;
+            TestHooks.AfterReaderSwap = null;
+            swap.Set();
+            releaseAttach.Set();
         }
     }
 
