@@ -326,6 +326,12 @@ public abstract class Event
     /// <summary>Gets why this event cannot be a branch of a <see cref="Choice"/>, or null if it can.</summary>
     internal virtual string? NotChoosableBecause => "it is not a wait that can be withdrawn";
 
+    /// <summary>
+    /// Makes the work of <paramref name="event"/>, a <see cref="TimedEvent{TEvent}"/> of this event, if this kind of
+    /// event waits with a timeout more cheaply than a choice of it and a sleep; null otherwise (the default).
+    /// </summary>
+    internal virtual TimedWait? TimedWaitOf(Event @event, TimeSpan timeout) => null;
+
     /// <summary>Gets a value indicating whether this branch waits for time, which a choice looks at after the others.</summary>
     internal virtual bool WaitsForTime => false;
 

@@ -54,15 +54,22 @@ namespace ThreadIterators;
 public sealed class TimedEvent<TEvent> : Event
     where TEvent : Event
 {
-    /// <summary>The event and the deadline, as a choice of two: its branch protocol does the work.</summary>
-    private readonly Choice _choice;
+    /// <summary>The wait done without a choice, for the events that have one (a mailbox's receive); else null.</summary>
+    private readonly TimedWait? _direct;
+
+    /// <summary>Otherwise the event and the deadline, as a choice of two: its branch protocol does the work.</summary>
+    private readonly Choice? _choice;
 
     internal TimedEvent(TEvent inner, TimeSpan timeout)
     {
         Inner = inner;
         Timeout = timeout;
-        _choice = new Choice(inner, new SleepEvent(timeout));
-        _choice.DoesTheWorkOf(this);
+        _direct = inner.TimedWaitOf(this, timeout);
+        if (_direct is null)
+        {
+            _choice = new Choice(inner, new SleepEvent(timeout));
+            _choice.DoesTheWorkOf(this);
+        }
     }
 
     /// <summary>Gets the event waited on; after a wait that did not time out, its result is read here as usual.</summary>
@@ -72,7 +79,7 @@ public sealed class TimedEvent<TEvent> : Event
     public TimeSpan Timeout { get; }
 
     /// <summary>Gets a value indicating whether the last wait timed out; false before the first.</summary>
-    public bool TimedOut => _choice.Index == 1;
+    public bool TimedOut => _direct is { } direct ? direct.TimedOut : _choice!.Index == 1;
 
     /// <inheritdoc/>
     internal override string? NotChoosableBecause => "it is a choice already; give the choice its event and an Event.Sleep branch instead";
@@ -80,13 +87,36 @@ public sealed class TimedEvent<TEvent> : Event
     /// <inheritdoc/>
     public override string ToString() => $"{Inner}.WithTimeout({Timeout})";
 
-    internal override EventOutcome Park(GreenThread thread, Worker worker) => _choice.Park(thread, worker);
+    internal override EventOutcome Park(GreenThread thread, Worker worker) =>
+        _direct is { } direct ? direct.Park(thread, worker) : _choice!.Park(thread, worker);
 
-    internal override EventOutcome Resume(GreenThread thread, Worker worker) => _choice.Resume(thread, worker);
+    internal override EventOutcome Resume(GreenThread thread, Worker worker) =>
+        _direct is { } direct ? direct.Resume(thread, worker) : _choice!.Resume(thread, worker);
 
-    internal override void Abandon(GreenThread thread) => _choice.Abandon(thread);
+    internal override void Abandon(GreenThread thread)
+    {
+        if (_direct is { } direct)
+        {
+            direct.Abandon(thread);
+        }
+        else
+        {
+            _choice!.Abandon(thread);
+        }
+    }
 
-    internal override bool TryInterrupt(GreenThread thread) => _choice.TryInterrupt(thread);
+    internal override bool TryInterrupt(GreenThread thread) =>
+        _direct is { } direct ? direct.TryInterrupt(thread) : _choice!.TryInterrupt(thread);
 
-    internal override void CompleteInterrupt(GreenThread thread) => _choice.CompleteInterrupt(thread);
+    internal override void CompleteInterrupt(GreenThread thread)
+    {
+        if (_direct is { } direct)
+        {
+            direct.CompleteInterrupt(thread);
+        }
+        else
+        {
+            _choice!.CompleteInterrupt(thread);
+        }
+    }
 }

@@ -369,7 +369,11 @@ public sealed partial class Mailbox<T>
     /// message it waited for, whenever it comes, stays for the next receive. Any thread, while the receiver may be
     /// running, parked, or ended and replaced.
     /// </summary>
-    internal bool TryInterruptReceive(GreenThread thread)
+    /// <param name="thread">The thread whose wait is taken back.</param>
+    /// <param name="timed">For a timeout: the timed receive whose wait <paramref name="expired"/> must still be on
+    /// once the mark is taken, or the mark was a later wait's and goes back; null for a stop, which takes any wait.</param>
+    /// <param name="expired">The expired state of the wait <paramref name="timed"/> times out.</param>
+    internal bool TryInterruptReceive(GreenThread thread, TimedReceive<T>? timed = null, long expired = 0)
     {
         var segment = Volatile.Read(ref _head);
         var word = 0L;
@@ -403,7 +407,9 @@ public sealed partial class Mailbox<T>
         // The mark is this call's. The receiver and its choice branch were written before the mark was set. A reader
         // in _chooser that is not attached is one whose attach this live thread makes fail: the mark is the thread's.
         var chooser = Volatile.Read(ref _chooser);
-        if (Volatile.Read(ref _receiver) == thread && chooser is null or MailboxChannelReader<T> { IsAttached: false })
+        if (Volatile.Read(ref _receiver) == thread
+            && chooser is null or MailboxChannelReader<T> { IsAttached: false }
+            && (timed is null || timed.IsState(expired)))
         {
             Volatile.Write(ref _wakes, _wakes + 1);
             return true;
@@ -417,8 +423,8 @@ public sealed partial class Mailbox<T>
             return false;
         }
 
-        // Not the thread's plain receive: its choice's (which the stop takes back through the choice), or, after the
-        // thread ended, the mark of a receiver that took the mailbox over. Put the mark back; if a message came
+        // Not the thread's plain receive: its choice's (which the stop takes back through the choice), a later wait
+        // than the one a timeout expired, or, after the thread ended, the mark of a receiver that took the mailbox over. Put the mark back; if a message came
         // meanwhile, its sender found no mark and woke nobody, so wake the receiver as that sender would have.
         var restored = segment is null
             ? Interlocked.CompareExchange(ref _tail, s_parkedEmpty, null) is null

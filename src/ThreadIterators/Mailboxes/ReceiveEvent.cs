@@ -1,3 +1,4 @@
+using System;
 using System.Diagnostics;
 using System.Diagnostics.CodeAnalysis;
 using System.Threading.Channels;
@@ -101,4 +102,7 @@ public sealed class ReceiveEvent<T> : Event
     internal override bool Enlist(GreenThread thread, ChoiceBranch branch, long generation) => _mailbox.EnlistReceive(thread, branch);
 
     internal override void Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen) => _mailbox.WithdrawReceive();
+
+    /// <inheritdoc/>
+    internal override TimedWait TimedWaitOf(Event @event, TimeSpan timeout) => new TimedReceive<T>(this, timeout, @event);
 }

@@ -76,4 +76,16 @@ internal static class TestHooks
     /// receiver again and attaches (the argument is the mailbox). Meanwhile the reader is there but not attached.
     /// </summary>
     internal static Action<object>? AfterReaderSwap { get; set; }
+
+    /// <summary>
+    /// Called by a receiver's worker in a receive with a timeout, after it published the wait and its deadline, before
+    /// its park exchange (the argument is the mailbox). A fire of the deadline now finds no park mark to take.
+    /// </summary>
+    internal static Action<object>? BeforeTimedPark { get; set; }
+
+    /// <summary>
+    /// Called by the firing thread of a receive's timeout once it marked the wait expired, before it takes the park
+    /// mark (the argument is the mailbox). Meanwhile a sender may wake the receiver, which may park in a later wait.
+    /// </summary>
+    internal static Action<object>? AfterTimeoutExpired { get; set; }
 }

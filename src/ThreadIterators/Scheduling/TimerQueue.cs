@@ -150,6 +150,10 @@ internal sealed class TimerQueue : IDisposable
         _frequency = provider.TimestampFrequency;
         _unitsPerTick = _frequency % TimeSpan.TicksPerSecond == 0 ? _frequency / TimeSpan.TicksPerSecond : 0;
         _ownThread = ReferenceEquals(provider, TimeProvider.System);
+        if (_ownThread)
+        {
+            CoarseClock.StartCalibrating();
+        }
     }
 
     /// <summary>Gets the provider's timestamp units per second.</summary>
@@ -166,6 +170,24 @@ internal sealed class TimerQueue : IDisposable
     {
         var units = UnitsOf(duration.Ticks);
         var now = Now;
+        return units > long.MaxValue - now ? long.MaxValue : now + units;
+    }
+
+    /// <summary>
+    /// As <see cref="DeadlineAfter"/>, for a timeout read at every wait that parks: with the system clock, from the
+    /// <see cref="CoarseClock"/> once it is calibrated, which never lags the precise clock, so the deadline is never
+    /// early but may be late by the coarse clock's tick plus a millisecond (about 5 ms on Linux). Any other provider's
+    /// time is read exactly.
+    /// </summary>
+    internal long TimeoutDeadlineAfter(TimeSpan duration)
+    {
+        if (!_ownThread || !CoarseClock.IsReady)
+        {
+            return DeadlineAfter(duration);
+        }
+
+        var units = UnitsOf(duration.Ticks);
+        var now = CoarseClock.Now;
         return units > long.MaxValue - now ? long.MaxValue : now + units;
     }
 
@@ -433,6 +455,7 @@ internal sealed class TimerQueue : IDisposable
                 _threadLooksBy = long.MinValue;
             }
 
+            CoarseClock.Check();
             FireDue();
         }
     }

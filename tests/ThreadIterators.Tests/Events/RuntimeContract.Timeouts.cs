@@ -273,6 +273,78 @@ public abstract partial class RuntimeContract
     }
 
     [Fact]
+    public void Timeout_MailboxReceive_OnTheSystemClock_DeadlinesRacingSendsAndStops_EveryMessageOnce_InOrder()
+    {
+        // Real time: a 1 ms timeout on every receive, a sender on an OS thread that pauses now and then (so deadlines
+        // fire while messages arrive), and, in the second half, receivers stopped while they wait. Each message goes
+        // to exactly one receiver, in order; a stopped receiver's next message goes to its successor.
+        const int Messages = 3_000;
+        var inbox = new Mailbox<int>("racing deadlines");
+        var received = new List<int>();
+        var timeouts = 0;
+        GreenThread? current = null;
+        var sender = new Thread(() =>
+        {
+            var random = new Random(7);
+            for (var i = 0; i < Messages; i++)
+            {
+                inbox.Send(i);
+                if (random.Next(50) == 0)
+                {
+                    // A pause about as long as a timeout with its clock's tick, so that deadlines and sends race.
+                    Thread.Sleep(random.Next(1, 8));
+                }
+
+                if (i >= Messages / 2 && random.Next(200) == 0)
+                {
+                    Volatile.Read(ref current)?.Stop("test");
+                }
+            }
+
+            inbox.Complete();
+        });
+
+        sender.Start();
+        for (var receivers = 1; ; receivers++)
+        {
+            var thread = Scheduler.Spawn(Receive(), $"receiver {receivers}");
+            Volatile.Write(ref current, thread);
+            Waiting.Until(() => thread.IsCompleted, $"receiver {receivers} ends");
+            if (thread.Outcome == ThreadOutcome.Completed)
+            {
+                break;
+            }
+
+            Assert.Equal(ThreadOutcome.Canceled, thread.Outcome);
+        }
+
+        Assert.True(sender.Join(Timeout));
+        Assert.True(Enumerable.Range(0, Messages).SequenceEqual(received), $"{received.Count} of {Messages} messages received, out of order or twice ({timeouts} timeouts)");
+        Assert.Equal(0, inbox.Count);
+
+        IEnumerable<Event> Receive()
+        {
+            var timed = inbox.Recv().WithTimeout(TimeSpan.FromMilliseconds(1));
+            while (true)
+            {
+                yield return timed;
+                if (timed.TimedOut)
+                {
+                    timeouts++;
+                    continue;
+                }
+
+                if (timed.Inner.IsCompleted)
+                {
+                    yield break;
+                }
+
+                received.Add(timed.Inner.Value);
+            }
+        }
+    }
+
+    [Fact]
     public void Timeout_Misuse_IsRefusedNamingTheEvent()
     {
         var inbox = new Mailbox<int>("misused");

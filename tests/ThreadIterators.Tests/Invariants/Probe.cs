@@ -221,7 +221,7 @@ internal static class Probe
     /// wait, one chosen already, or not yet past registering with every branch).
     /// </summary>
     internal static long ParkedWait<TEvent>(TimedEvent<TEvent> timed)
-        where TEvent : Event => ParkedWait(TimedEventFields<TEvent>.Choice(timed));
+        where TEvent : Event => TimedEventFields<TEvent>.Direct(timed) is { } direct ? direct.ParkedWait : ParkedWait(TimedEventFields<TEvent>.Choice(timed));
 
     /// <summary>As <see cref="ParkedWait{TEvent}(TimedEvent{TEvent})"/>, for a choice.</summary>
     internal static long ParkedWait(Choice choice)
@@ -234,6 +234,11 @@ internal static class Probe
     internal static long Deadline<TEvent>(TimedEvent<TEvent> timed)
         where TEvent : Event
     {
+        if (TimedEventFields<TEvent>.Direct(timed) is { } direct)
+        {
+            return direct.Deadline;
+        }
+
         var handles = ChoiceFields.Handles(TimedEventFields<TEvent>.Choice(timed));
         return handles[1].Timer is { } timer ? Volatile.Read(ref TimeBranchTimerFields.Deadline(timer)) : 0;
     }
@@ -246,9 +251,9 @@ internal static class Probe
     internal static bool ParkedWithDeadline<TEvent>(Scheduler scheduler, TimedEvent<TEvent> timed)
         where TEvent : Event
     {
-        var handles = ChoiceFields.Handles(TimedEventFields<TEvent>.Choice(timed));
+        TimerEntry? entry = TimedEventFields<TEvent>.Direct(timed) is { } direct ? direct : ChoiceFields.Handles(TimedEventFields<TEvent>.Choice(timed))[1].Timer;
         return ParkedWait(timed) != 0
-            && handles[1].Timer is { IsPending: true }
+            && entry is { IsPending: true }
             && TimersSettled(scheduler, PendingTimers(scheduler));
     }
 
@@ -257,6 +262,9 @@ internal static class Probe
     {
         [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_choice")]
         internal static extern ref Choice Choice(TimedEvent<TEvent> timed);
+
+        [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_direct")]
+        internal static extern ref TimedWait? Direct(TimedEvent<TEvent> timed);
     }
 
     private static class ChoiceFields
