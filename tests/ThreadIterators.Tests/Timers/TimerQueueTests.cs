@@ -160,6 +160,25 @@ public sealed class TimerQueueTests
     [InlineData(true)]
     public void ScheduleAndCancel_FromSeveralThreads_RacingTheFirer_AccountForEveryEntryOnce(bool fakeClock)
     {
+        // Every run checks that each entry fired or was cancelled exactly once. Whether a run also shows both sides of
+        // the race depends on the firer's timing (on a loaded machine it may lag behind every cancel), so a few runs
+        // are allowed for that; one that shows it is required.
+        var tallies = new List<string>();
+        for (var run = 0; run < 5; run++)
+        {
+            if (ScheduleAndCancelOnce(fakeClock, out var tally))
+            {
+                return;
+            }
+
+            tallies.Add(tally);
+        }
+
+        Assert.Fail($"The race was never run, in {tallies.Count} runs: {string.Join(" | ", tallies)}");
+    }
+
+    private static bool ScheduleAndCancelOnce(bool fakeClock, out string tally)
+    {
         const int threads = 4;
         const int perThread = 20_000;
         const int Lag = 2_000;
@@ -243,9 +262,8 @@ public sealed class TimerQueueTests
         Assert.All(entries, e => Assert.True(e.Fired + (cancelled[e.Id] ? 1 : 0) == 1, $"{e} fired {e.Fired} time(s) and was {(cancelled[e.Id] ? string.Empty : "not ")}cancelled"));
 
         // The race was run, not dodged: some cancels won, and some found the entry fired or firing.
-        var tally = $"fired during the run: {firedDuringRun}; cancelled at once: {entries.Count(e => e.Id % 4 == 0 && cancelled[e.Id])} won, {entries.Count(e => e.Id % 4 == 0 && e.Fired == 1)} lost; lagged: {entries.Count(e => e.Id % 4 == 2 && cancelled[e.Id])} won, {entries.Count(e => e.Id % 4 == 2 && e.Fired == 1)} lost";
-        Assert.True(cancelled.Any(c => c), tally);
-        Assert.True(entries.Any(e => e.Id % 2 == 0 && e.Fired == 1), tally);
+        tally = $"fired during the run: {firedDuringRun}; cancelled at once: {entries.Count(e => e.Id % 4 == 0 && cancelled[e.Id])} won, {entries.Count(e => e.Id % 4 == 0 && e.Fired == 1)} lost; lagged: {entries.Count(e => e.Id % 4 == 2 && cancelled[e.Id])} won, {entries.Count(e => e.Id % 4 == 2 && e.Fired == 1)} lost";
+        return cancelled.Any(c => c) && entries.Any(e => e.Id % 2 == 0 && e.Fired == 1);
 
         long Deadline(Random random) => fakeClock
             ? queue.Now + random.Next(0, AdvanceTicks)
