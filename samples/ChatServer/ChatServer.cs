@@ -1,0 +1,151 @@
+using System;
+using System.Collections.Concurrent;
+using System.Collections.Generic;
+using System.Net;
+using System.Net.Sockets;
+
+namespace ThreadIterators.Samples.Chat;
+
+/// <summary>
+/// A line-based chat server on 127.0.0.1, one green thread per connection (and one writing to it) and one per room.
+/// The protocol is in the sample's README.
+/// </summary>
+public sealed class ChatServer : IDisposable
+{
+    private readonly Scheduler _scheduler;
+    private readonly TcpListener _listener;
+
+    /// <summary>The rooms with members, by name; guarded by itself. Joins and leaves only, never a line.</summary>
+    private readonly Dictionary<string, Room> _rooms = [];
+
+    /// <summary>Open connections, so that disposal can close them.</summary>
+    private readonly ConcurrentDictionary<Connection, byte> _open = new();
+
+    private long _lastId;
+
+    /// <summary>Starts a server: listens at once and accepts on a green thread.</summary>
+    /// <param name="options">The port and limits; the defaults if null.</param>
+    public ChatServer(ChatOptions? options = null)
+    {
+        Options = options ?? new ChatOptions();
+        _scheduler = new Scheduler(new SchedulerOptions { WorkerCount = Options.Workers, Policy = Options.Policy, TimeProvider = Options.TimeProvider });
+        _listener = new TcpListener(IPAddress.Loopback, Options.Port);
+        _listener.Start(backlog: 1024);
+        Port = ((IPEndPoint)_listener.LocalEndpoint).Port;
+        _scheduler.Spawn(Accept(), "acceptor");
+    }
+
+    /// <summary>Gets the limits the server runs with.</summary>
+    public ChatOptions Options { get; }
+
+    /// <summary>Gets the live counts.</summary>
+    public ChatCounters Counters { get; } = new();
+
+    /// <summary>Gets the port the server listens on.</summary>
+    public int Port { get; }
+
+    /// <summary>Stops accepting, closes every connection and stops the green threads.</summary>
+    public void Dispose()
+    {
+        _listener.Stop();
+        foreach (var connection in _open.Keys)
+        {
+            connection.Close();
+        }
+
+        _scheduler.Dispose();
+    }
+
+    /// <summary>Puts <paramref name="connection"/> in room <paramref name="name"/>, starting the room if it has no members.</summary>
+    internal Room Join(string name, Connection connection)
+    {
+        Room room;
+        lock (_rooms)
+        {
+            if (!_rooms.TryGetValue(name, out room!))
+            {
+                room = new Room(name);
+                _rooms.Add(name, room);
+                _scheduler.Spawn(room.Run());
+                Counters.RoomOpened();
+            }
+
+            room.Registered++;
+        }
+
+        // Counted under the lock first, so the room cannot be ended while this join is on its way.
+        room.Inbox.Send(new RoomMessage(RoomMessageKind.Join, connection));
+        return room;
+    }
+
+    /// <summary>Takes <paramref name="connection"/> out of <paramref name="room"/>; the last to leave ends the room.</summary>
+    internal void Leave(Room room, Connection connection)
+    {
+        room.Inbox.Send(new RoomMessage(RoomMessageKind.Leave, connection));
+        lock (_rooms)
+        {
+            if (--room.Registered == 0)
+            {
+                _rooms.Remove(room.Name);
+                room.Inbox.Complete();
+                Counters.RoomClosed();
+            }
+        }
+    }
+
+    /// <summary>Reports a connection whose code failed; it ended alone (its finally blocks left its room and closed its socket).</summary>
+    internal void Failed(Connection connection, Exception exception)
+    {
+        Counters.Fault();
+        Console.Error.WriteLine($"{connection} failed: {exception.Message}");
+    }
+
+    /// <summary>Forgets a connection whose threads have both ended.</summary>
+    internal void Closed(Connection connection)
+    {
+        if (_open.TryRemove(connection, out _))
+        {
+            Counters.Closed();
+        }
+    }
+
+    private IEnumerable<Event> Accept()
+    {
+        var accept = new TaskEvent<Socket>();
+        while (true)
+        {
+            try
+            {
+                accept.For(_listener.AcceptSocketAsync());
+            }
+            catch (ObjectDisposedException)
+            {
+                yield break;
+            }
+
+            yield return accept;
+            Socket socket;
+            try
+            {
+                socket = accept.Result;
+            }
+            catch (Exception e) when (e is SocketException or ObjectDisposedException)
+            {
+                // Stopped, or a connection reset before it was accepted.
+                if (!_listener.Server.IsBound)
+                {
+                    yield break;
+                }
+
+                continue;
+            }
+
+            socket.NoDelay = true;
+            var connection = new Connection(this, socket, ++_lastId);
+            _open.TryAdd(connection, 0);
+            Counters.Opened();
+            var reader = _scheduler.Spawn(connection.Serve());
+            _scheduler.Spawn(connection.Write(reader));
+        }
+    }
+}

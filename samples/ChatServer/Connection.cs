@@ -1,0 +1,325 @@
+using System;
+using System.Collections.Generic;
+using System.Net.Sockets;
+using System.Text;
+using System.Threading;
+
+namespace ThreadIterators.Samples.Chat;
+
+/// <summary>
+/// One client: a green thread that reads its lines and acts on them (<see cref="Serve"/>), and a green thread that
+/// writes what is said to it (<see cref="Write"/>), from its own bounded outbound mailbox. Both wait on the socket
+/// through task events, so neither ever blocks a worker.
+/// </summary>
+internal sealed class Connection
+{
+    /// <summary>How many bytes of waiting lines the writer gathers into one send.</summary>
+    private const int SendBatchBytes = 16 * 1024;
+
+    private readonly ChatServer _server;
+    private readonly Socket _socket;
+
+    /// <summary>What is said to the client, in order; the writer's. Bounded: see <see cref="Say"/>.</summary>
+    private readonly Mailbox<string> _outbox;
+
+    /// <summary>1 once the socket was closed, by whichever side got there first.</summary>
+    private int _closed;
+
+    internal Connection(ChatServer server, Socket socket, long id)
+    {
+        _server = server;
+        _socket = socket;
+        Id = id;
+        _outbox = new Mailbox<string>(server.Options.OutboundCapacity);
+    }
+
+    /// <summary>Gets the number the server gave the client; every line it says is prefixed with it.</summary>
+    internal long Id { get; }
+
+    /// <summary>
+    /// Queues <paramref name="line"/> for the client, without ever waiting. A client whose outbound mailbox is full has
+    /// stopped reading: it is dropped (its socket closed at once, which ends both its threads) rather than let it hold
+    /// an unbounded backlog. Any thread.
+    /// </summary>
+    internal void Say(string line)
+    {
+        if (!_outbox.TrySend(line) && !_outbox.IsCompleted && Close())
+        {
+            _server.Counters.Dropped();
+        }
+    }
+
+    /// <summary>Reads lines until the client quits, goes quiet for the idle timeout, sends too long a line or goes away.</summary>
+    internal IEnumerable<Event> Serve()
+    {
+        var options = _server.Options;
+
+        // A line of the longest length, with "\r\n", fits; a buffer filled without a newline is too long a line.
+        var buffer = new byte[options.MaxLineBytes + 2];
+        var filled = 0;
+        var read = new TaskEvent<int>();
+        var timedRead = read.WithTimeout(options.IdleTimeout);
+        Room? room = null;
+        try
+        {
+            Say($"/hello {Id}");
+            while (true)
+            {
+                if (!TryReceive(read, buffer.AsMemory(filled)))
+                {
+                    yield break;
+                }
+
+                yield return timedRead;
+                if (timedRead.TimedOut)
+                {
+                    _server.Counters.Idle();
+                    Say("/bye idle");
+                    yield break;
+                }
+
+                var received = ReceivedBytes(read);
+                if (received <= 0)
+                {
+                    yield break;
+                }
+
+                filled += received;
+                var start = 0;
+                int end;
+                while ((end = Array.IndexOf(buffer, (byte)'\n', start, filled - start)) >= 0)
+                {
+                    var length = end > start && buffer[end - 1] == '\r' ? end - start - 1 : end - start;
+                    var line = Encoding.UTF8.GetString(buffer, start, length);
+                    start = end + 1;
+                    _server.Counters.LineIn();
+                    if (!Handle(line, ref room))
+                    {
+                        yield break;
+                    }
+                }
+
+                filled -= start;
+                if (filled == buffer.Length)
+                {
+                    Say($"/bye line longer than {options.MaxLineBytes} bytes");
+                    yield break;
+                }
+
+                Buffer.BlockCopy(buffer, start, buffer, 0, filled);
+            }
+        }
+        finally
+        {
+            // The writer sends what is queued (a goodbye, perhaps), then closes the socket. Completed before the leave,
+            // so that nothing the room says afterwards follows the goodbye.
+            _outbox.TryComplete();
+            if (room is not null)
+            {
+                _server.Leave(room, this);
+            }
+        }
+    }
+
+    /// <summary>
+    /// Writes what is said to the client until the outbox ends or the client goes away, then closes the socket and,
+    /// as the connection's supervisor, waits for <paramref name="reader"/> (whose pending read the close ends) and
+    /// reports it if its code failed.
+    /// </summary>
+    internal IEnumerable<Event> Write(GreenThread reader)
+    {
+        foreach (var wait in Drain())
+        {
+            yield return wait;
+        }
+
+        yield return reader.Ended;
+        if (reader.Outcome == ThreadOutcome.Faulted)
+        {
+            _server.Failed(this, reader.Exception!);
+        }
+
+        _server.Closed(this);
+    }
+
+    /// <summary>Writes the outbox's lines, many per send; closes the socket when done.</summary>
+    private IEnumerable<Event> Drain()
+    {
+        var buffer = new byte[SendBatchBytes];
+        var send = new TaskEvent<int>();
+        var next = _outbox.Recv();
+        try
+        {
+            while (true)
+            {
+                yield return next;
+                if (next.IsCompleted)
+                {
+                    yield break;
+                }
+
+                var length = Append(ref buffer, 0, next.Value);
+                var lines = 1;
+                while (length < SendBatchBytes && _outbox.TryRecv(out var more))
+                {
+                    length = Append(ref buffer, length, more);
+                    lines++;
+                }
+
+                for (var offset = 0; offset < length;)
+                {
+                    if (!TrySend(send, buffer.AsMemory(offset, length - offset)))
+                    {
+                        yield break;
+                    }
+
+                    yield return send;
+                    var sent = SentBytes(send);
+                    if (sent <= 0)
+                    {
+                        yield break;
+                    }
+
+                    offset += sent;
+                }
+
+                _server.Counters.LinesWritten(lines);
+            }
+        }
+        finally
+        {
+            Close();
+        }
+    }
+
+    /// <summary>Closes the socket, which fails the reader's and the writer's pending waits; true for the call that closed it. Any thread.</summary>
+    internal bool Close()
+    {
+        if (Interlocked.Exchange(ref _closed, 1) != 0)
+        {
+            return false;
+        }
+
+        try
+        {
+            // Send what is written, then the end, rather than reset a connection whose reads are still pending.
+            _socket.Shutdown(SocketShutdown.Both);
+        }
+        catch (SocketException)
+        {
+            // The client is gone already.
+        }
+
+        _socket.Dispose();
+        return true;
+    }
+
+    /// <inheritdoc/>
+    public override string ToString() => $"connection {Id}";
+
+    private static int Append(ref byte[] buffer, int length, string line)
+    {
+        var needed = length + Encoding.UTF8.GetMaxByteCount(line.Length) + 1;
+        if (needed > buffer.Length)
+        {
+            Array.Resize(ref buffer, Math.Max(needed, buffer.Length * 2));
+        }
+
+        length += Encoding.UTF8.GetBytes(line, 0, line.Length, buffer, length);
+        buffer[length] = (byte)'\n';
+        return length + 1;
+    }
+
+    /// <summary>The bytes a finished receive got: 0 when the client closed its side or the socket was closed.</summary>
+    private static int ReceivedBytes(TaskEvent<int> read)
+    {
+        try
+        {
+            return read.Result;
+        }
+        catch (Exception e) when (e is SocketException or ObjectDisposedException or OperationCanceledException)
+        {
+            return 0;
+        }
+    }
+
+    /// <summary>The bytes a finished send sent: 0 when the client went away or the socket was closed.</summary>
+    private static int SentBytes(TaskEvent<int> send) => ReceivedBytes(send);
+
+    /// <summary>Acts on one line; false to close the connection.</summary>
+    private bool Handle(string line, ref Room? room)
+    {
+        if (_server.Options.FailOn is { } fail && line == fail)
+        {
+            throw new InvalidOperationException($"{this} was told to fail.");
+        }
+
+        if (!line.StartsWith('/'))
+        {
+            if (room is null)
+            {
+                Say("/error join a room first: /join ROOM");
+            }
+            else
+            {
+                room.Inbox.Send(new RoomMessage(RoomMessageKind.Line, this, line));
+            }
+
+            return true;
+        }
+
+        if (line.StartsWith("/join ", StringComparison.Ordinal) && line[6..].Trim() is { Length: > 0 } name)
+        {
+            if (room is not null)
+            {
+                _server.Leave(room, this);
+            }
+
+            room = _server.Join(name, this);
+            return true;
+        }
+
+        switch (line)
+        {
+            case "/leave" when room is not null:
+                _server.Leave(room, this);
+                room = null;
+                return true;
+            case "/leave":
+                Say("/error not in a room");
+                return true;
+            case "/quit":
+                Say("/bye");
+                return false;
+            default:
+                Say("/error unknown command; commands: /join ROOM, /leave, /quit");
+                return true;
+        }
+    }
+
+    private bool TryReceive(TaskEvent<int> read, Memory<byte> into)
+    {
+        try
+        {
+            read.For(_socket.ReceiveAsync(into, SocketFlags.None));
+            return true;
+        }
+        catch (ObjectDisposedException)
+        {
+            return false;
+        }
+    }
+
+    private bool TrySend(TaskEvent<int> send, ReadOnlyMemory<byte> bytes)
+    {
+        try
+        {
+            send.For(_socket.SendAsync(bytes, SocketFlags.None));
+            return true;
+        }
+        catch (ObjectDisposedException)
+        {
+            return false;
+        }
+    }
+}
