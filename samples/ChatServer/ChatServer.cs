@@ -10,7 +10,7 @@ namespace ThreadIterators.Samples.Chat;
 /// A line-based chat server on 127.0.0.1, one green thread per connection (and one writing to it) and one per room.
 /// The protocol is in the sample's README.
 /// </summary>
-public sealed class ChatServer : IDisposable
+public sealed class ChatServer : IChatServer
 {
     private readonly Scheduler _scheduler;
     private readonly TcpListener _listener;
@@ -38,10 +38,10 @@ public sealed class ChatServer : IDisposable
     /// <summary>Gets the limits the server runs with.</summary>
     public ChatOptions Options { get; }
 
-    /// <summary>Gets the live counts.</summary>
+    /// <inheritdoc/>
     public ChatCounters Counters { get; } = new();
 
-    /// <summary>Gets the port the server listens on.</summary>
+    /// <inheritdoc/>
     public int Port { get; }
 
     /// <summary>Stops accepting, closes every connection and stops the green threads.</summary>

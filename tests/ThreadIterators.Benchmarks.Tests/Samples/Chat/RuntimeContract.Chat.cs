@@ -1,195 +1,28 @@
-using System;
-using System.Collections.Generic;
-using System.Linq;
-using System.Threading;
 using System.Threading.Tasks;
 using ThreadIterators.Samples.Chat;
 
 namespace ThreadIterators.Tests;
 
-/// <summary>
-/// The chat server sample end to end on 127.0.0.1, under every configuration: joins, broadcast to every other member
-/// in each sender's order with every line counted, the idle timeout, a client that stops reading, a client that
-/// vanishes mid-line, and a connection whose code fails.
-/// </summary>
+/// <summary>The chat server sample (green threads) against the chat protocol's tests, under every configuration.</summary>
 public abstract partial class RuntimeContract
 {
     [Fact]
-    public async Task Chat_RoomsOfTen_EveryLineReachesEveryOtherMemberOnce_InEachSendersOrder()
-    {
-        const int Connections = 120;
-        const int RoomSize = 10;
-        const int Lines = 10;
-        using var server = StartChat();
-        var clients = await Task.WhenAll(Enumerable.Range(0, Connections).Select(_ => ChatClient.ConnectAsync(server.Port)));
-        try
-        {
-            await Task.WhenAll(clients.Select((client, i) => client.JoinAsync($"room {i / RoomSize}")));
-            var readers = clients.Select(client => ReadLinesAsync(client, (RoomSize - 1) * Lines)).ToArray();
-            await Task.WhenAll(clients.Select(async client =>
-            {
-                for (var line = 0; line < Lines; line++)
-                {
-                    await client.SendAsync($"line {line}");
-                }
-            }));
-
-            var received = await Task.WhenAll(readers);
-            for (var i = 0; i < Connections; i++)
-            {
-                var others = clients.Where((_, j) => j / RoomSize == i / RoomSize && j != i).Select(c => c.Id).Order();
-                var bySender = received[i].Select(ParseBroadcast).GroupBy(b => b.Sender).ToDictionary(g => g.Key, g => g.Select(b => b.Text).ToList());
-                Assert.Equal(others, bySender.Keys.Order());
-                foreach (var lines in bySender.Values)
-                {
-                    Assert.Equal(Enumerable.Range(0, Lines).Select(line => $"line {line}"), lines);
-                }
-            }
-
-            foreach (var client in clients)
-            {
-                await client.SendAsync("/quit");
-                Assert.Equal("/bye", await client.ReadLineAsync());
-                Assert.Null(await client.ReadLineAsync());
-            }
-
-            Waiting.Until(() => server.Counters is { Connections: 0, Rooms: 0 }, () => $"every connection and room ends ({server.Counters})");
-            Assert.Equal(Connections * (Lines + 2), server.Counters.LinesIn);
-        }
-        finally
-        {
-            await DisposeAll(clients);
-        }
-    }
+    public Task Chat_RoomsOfTen_EveryLineReachesEveryOtherMemberOnce_InEachSendersOrder() =>
+        ChatProtocol.RoomsOfTen_EveryLineReachesEveryOtherMemberOnce_InEachSendersOrder(o => new ChatServer(o), ChatProtocol.Options(WorkerCount, Policy));
 
     [Fact]
-    public async Task Chat_IdleConnection_IsToldAndClosedAfterTheTimeout()
-    {
-        using var server = StartChat(idleTimeout: TimeSpan.FromMilliseconds(100));
-        await using var idle = await ChatClient.ConnectAsync(server.Port);
-        Assert.Equal("/bye idle", await idle.ReadLineAsync());
-        Assert.Null(await idle.ReadLineAsync());
-        Waiting.Until(() => server.Counters is { Connections: 0, ClosedIdle: 1 }, () => $"the idle connection is counted and ends ({server.Counters})");
-    }
+    public Task Chat_IdleConnection_IsToldAndClosedAfterTheTimeout() =>
+        ChatProtocol.IdleConnection_IsToldAndClosedAfterTheTimeout(o => new ChatServer(o), ChatProtocol.Options(WorkerCount, Policy));
 
     [Fact]
-    public async Task Chat_ClientThatStopsReading_IsDropped_OthersGetEveryLine_InOrder()
-    {
-        using var server = StartChat(outboundCapacity: 256);
-        await using var sender = await ChatClient.ConnectAsync(server.Port);
-        await using var reader = await ChatClient.ConnectAsync(server.Port);
-        await using var stalled = await ChatClient.ConnectAsync(server.Port, receiveBufferBytes: 4096);
-        await sender.JoinAsync("r");
-        await reader.JoinAsync("r");
-        await stalled.JoinAsync("r");
-
-        // Lines of a kilobyte until the stalled client's socket buffers and its outbound mailbox are full. The capacity
-        // is well above the lines a room sends in one turn, so a client that reads is never dropped for a burst.
-        // The sender keeps at most 128 lines ahead of the reading client (whose test code shares the machine with the
-        // server), so that only the stalled client falls behind.
-        var padding = new string('x', 1000);
-        var sent = 0;
-        using var credits = new SemaphoreSlim(128);
-        var reading = ReadUntilAsync(reader, $"{sender.Id} last", () => credits.Release());
-        while (server.Counters.DroppedSlow == 0)
-        {
-            Assert.True(sent < 200_000, $"the stalled client was never dropped after {sent} lines ({server.Counters})");
-            for (var i = 0; i < 100; i++, sent++)
-            {
-                Assert.True(await credits.WaitAsync(Waiting.Timeout), $"the reading client fell behind after {sent} lines ({server.Counters})");
-                await sender.SendAsync($"{sent} {padding}");
-            }
-        }
-
-        await sender.SendAsync("last");
-        var lines = await reading;
-        Assert.Equal(Enumerable.Range(0, sent).Select(i => $"{sender.Id} {i} {padding}"), lines);
-        Assert.Equal(1, server.Counters.DroppedSlow);
-        Waiting.Until(() => server.Counters.Connections == 2, () => $"the dropped connection ends ({server.Counters})");
-    }
+    public Task Chat_ClientThatStopsReading_IsDropped_OthersGetEveryLine_InOrder() =>
+        ChatProtocol.ClientThatStopsReading_IsDropped_OthersGetEveryLine_InOrder(o => new ChatServer(o), ChatProtocol.Options(WorkerCount, Policy));
 
     [Fact]
-    public async Task Chat_ClientThatVanishesMidLine_EndsAlone_ItsHalfLineGoesNowhere()
-    {
-        using var server = StartChat();
-        await using var a = await ChatClient.ConnectAsync(server.Port);
-        await using var b = await ChatClient.ConnectAsync(server.Port);
-        var vanisher = await ChatClient.ConnectAsync(server.Port);
-        await a.JoinAsync("r");
-        await b.JoinAsync("r");
-        await vanisher.JoinAsync("r");
-        await vanisher.SendRawAsync("half a li");
-        vanisher.Vanish();
-        Waiting.Until(() => server.Counters.Connections == 2, () => $"the vanished connection ends ({server.Counters})");
-        await b.SendAsync("after");
-        Assert.Equal($"{b.Id} after", await a.ReadLineAsync());
-        await a.SendAsync("reply");
-        Assert.Equal($"{a.Id} reply", await b.ReadLineAsync());
-        await vanisher.DisposeAsync();
-    }
+    public Task Chat_ClientThatVanishesMidLine_EndsAlone_ItsHalfLineGoesNowhere() =>
+        ChatProtocol.ClientThatVanishesMidLine_EndsAlone_ItsHalfLineGoesNowhere(o => new ChatServer(o), ChatProtocol.Options(WorkerCount, Policy));
 
     [Fact]
-    public async Task Chat_ConnectionWhoseCodeFails_EndsAlone_TheRoomGoesOn()
-    {
-        using var server = StartChat(failOn: "fail now");
-        await using var a = await ChatClient.ConnectAsync(server.Port);
-        await using var failing = await ChatClient.ConnectAsync(server.Port);
-        await using var c = await ChatClient.ConnectAsync(server.Port);
-        await a.JoinAsync("r");
-        await failing.JoinAsync("r");
-        await c.JoinAsync("r");
-        await failing.SendAsync("fail now");
-        Assert.Null(await failing.ReadLineAsync());
-        Waiting.Until(() => server.Counters is { Faulted: 1, Connections: 2 }, () => $"the failed connection is counted and ends ({server.Counters})");
-        await a.SendAsync("still here");
-        Assert.Equal($"{a.Id} still here", await c.ReadLineAsync());
-    }
-
-    private static (long Sender, string Text) ParseBroadcast(string line)
-    {
-        var space = line.IndexOf(' ', StringComparison.Ordinal);
-        return (long.Parse(line[..space]), line[(space + 1)..]);
-    }
-
-    private static async Task<List<string>> ReadLinesAsync(ChatClient client, int count)
-    {
-        var lines = new List<string>(count);
-        while (lines.Count < count)
-        {
-            lines.Add(await client.ReadLineAsync() ?? throw new InvalidOperationException($"client {client.Id} was closed after {lines.Count} of {count} lines"));
-        }
-
-        return lines;
-    }
-
-    private static async Task<List<string>> ReadUntilAsync(ChatClient client, string last, Action onLine)
-    {
-        var lines = new List<string>();
-        while (await client.ReadLineAsync() is { } line && line != last)
-        {
-            lines.Add(line);
-            onLine();
-        }
-
-        return lines;
-    }
-
-    private static async Task DisposeAll(IEnumerable<ChatClient> clients)
-    {
-        foreach (var client in clients)
-        {
-            await client.DisposeAsync();
-        }
-    }
-
-    private ChatServer StartChat(TimeSpan? idleTimeout = null, int outboundCapacity = 1024, string? failOn = null) =>
-        new(new ChatOptions
-        {
-            Port = 0,
-            Workers = WorkerCount,
-            Policy = Policy,
-            IdleTimeout = idleTimeout ?? TimeSpan.FromMinutes(5),
-            OutboundCapacity = outboundCapacity,
-            FailOn = failOn,
-        });
+    public Task Chat_ConnectionWhoseCodeFails_EndsAlone_TheRoomGoesOn() =>
+        ChatProtocol.ConnectionWhoseCodeFails_EndsAlone_TheRoomGoesOn(o => new ChatServer(o), ChatProtocol.Options(WorkerCount, Policy));
 }
