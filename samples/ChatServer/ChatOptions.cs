@@ -3,7 +3,7 @@ using System;
 namespace ThreadIterators.Samples.Chat;
 
 /// <summary>The limits of a chat server; the defaults suit a few thousand connections on one machine.</summary>
-public sealed class ChatOptions
+public sealed record ChatOptions
 {
     /// <summary>Gets the TCP port on 127.0.0.1; 0 picks a free one (see <see cref="ChatServer.Port"/>).</summary>
     public int Port { get; init; } = 7000;

@@ -1,0 +1,124 @@
+using System;
+using System.Diagnostics;
+using System.IO;
+using System.Linq;
+using System.Threading.Tasks;
+
+namespace ThreadIterators.Benchmarks.ChatComparison;
+
+/// <summary>
+/// The load client of the chat comparison: opens C connections to a chat server on 127.0.0.1, puts them in rooms of
+/// R, has each send L lines, and checks that every member received every other member's lines once and in order.
+/// Measures delivered lines per second, send-to-receipt latency, and the server's memory if its process id is given.
+/// </summary>
+internal static class ChatLoad
+{
+    /// <summary>How many connections are opened at once: the server's accept backlog is 1,024.</summary>
+    private const int ConnectBatch = 256;
+
+    internal static async Task<ChatLoadResult> RunAsync(ChatLoadOptions options, Action<string>? progress = null)
+    {
+        using var run = new ChatLoadRun();
+        var connections = Enumerable.Range(0, options.Connections).Select(i => new LoadConnection(run, i, options.Window)).ToArray();
+        try
+        {
+            var rssBefore = Rss(options.ServerPid, "VmRSS");
+            for (var first = 0; first < connections.Length; first += ConnectBatch)
+            {
+                await Task.WhenAll(connections.Skip(first).Take(ConnectBatch).Select(c => c.ConnectAsync(options.Port)));
+                progress?.Invoke($"connected {Math.Min(first + ConnectBatch, connections.Length)} of {connections.Length}");
+            }
+
+            for (var first = 0; first < connections.Length; first += ConnectBatch)
+            {
+                await Task.WhenAll(connections.Skip(first).Take(ConnectBatch).Select(c =>
+                {
+                    var room = c.Index / options.RoomSize;
+                    var others = connections.Where(o => o.Index / options.RoomSize == room && o != c).Select(o => o.Id);
+                    return c.JoinAsync($"room{room}", others, options.Lines);
+                }));
+            }
+
+            var rssIdle = Rss(options.ServerPid, "VmRSS");
+            progress?.Invoke($"{connections.Length} connections in rooms of {options.RoomSize}; sending {options.Lines} lines each");
+            var receiving = connections.Select(c => c.ReceiveAsync()).ToArray();
+            var start = Stopwatch.GetTimestamp();
+            var sending = connections.Select(c => c.SendAsync(options.Lines, options.Rate, start)).ToArray();
+            var everything = Task.WhenAll(receiving.Concat(sending));
+            var lastProgress = Stopwatch.GetTimestamp();
+            var lastCount = 0L;
+            while (!everything.IsCompleted)
+            {
+                await Task.WhenAny(everything, Task.Delay(TimeSpan.FromSeconds(1)));
+                var count = run.DeliveredCount;
+                if (count != lastCount)
+                {
+                    lastCount = count;
+                    lastProgress = Stopwatch.GetTimestamp();
+                    progress?.Invoke($"delivered {count:N0} lines");
+                }
+                else if (Stopwatch.GetElapsedTime(lastProgress).TotalSeconds > options.StallSeconds)
+                {
+                    progress?.Invoke($"no line delivered for {options.StallSeconds} s: stopping, and counting what is missing as lost");
+                    run.Stop();
+                    foreach (var connection in connections)
+                    {
+                        connection.Dispose();
+                    }
+
+                    await everything;
+                }
+            }
+
+            var end = run.LastDelivery;
+            var rssBusy = Rss(options.ServerPid, "VmRSS");
+            var expected = connections.Sum(c => c.Expected);
+            return new ChatLoadResult
+            {
+                Options = options,
+                Delivered = run.DeliveredCount,
+                Expected = expected,
+                Seconds = end > start ? (double)(end - start) / Stopwatch.Frequency : 0,
+                P50Microseconds = run.Latencies.Percentile(0.50),
+                P99Microseconds = run.Latencies.Percentile(0.99),
+                P999Microseconds = run.Latencies.Percentile(0.999),
+                Lost = connections.Sum(c => Math.Max(0, c.Expected - c.Received)),
+                Misordered = run.MisorderedCount,
+                ConnectionErrors = run.ConnectionErrors,
+                Errors = [.. run.Errors],
+                ServerRssBefore = rssBefore,
+                ServerRssIdle = rssIdle,
+                ServerRssBusy = rssBusy,
+                ServerRssPeak = Rss(options.ServerPid, "VmHWM"),
+            };
+        }
+        finally
+        {
+            run.Stop();
+            foreach (var connection in connections)
+            {
+                connection.Dispose();
+            }
+        }
+    }
+
+    /// <summary>Reads a memory line of /proc/PID/status, in bytes; 0 without a process id or off Linux.</summary>
+    private static long Rss(int pid, string field)
+    {
+        var status = $"/proc/{pid}/status";
+        if (pid == 0 || !File.Exists(status))
+        {
+            return 0;
+        }
+
+        foreach (var line in File.ReadLines(status))
+        {
+            if (line.StartsWith(field + ":", StringComparison.Ordinal))
+            {
+                return long.Parse(line.AsSpan(field.Length + 1).Trim().TrimEnd("kB").Trim()) * 1024;
+            }
+        }
+
+        return 0;
+    }
+}
