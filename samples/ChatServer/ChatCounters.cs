@@ -42,6 +42,18 @@ public sealed class ChatCounters
     public override string ToString() =>
         $"connections {Connections}, rooms {Rooms}, lines in {LinesIn}, out {LinesOut}, dropped (slow) {DroppedSlow}, closed (idle) {ClosedIdle}, faulted {Faulted}";
 
+    /// <summary>Takes the counts another process printed (a server in another language): they replace these.</summary>
+    internal void Set(long connections, long rooms, long linesIn, long linesOut, long droppedSlow, long closedIdle, long faulted)
+    {
+        Volatile.Write(ref _connections, connections);
+        Volatile.Write(ref _rooms, rooms);
+        Volatile.Write(ref _linesIn, linesIn);
+        Volatile.Write(ref _linesOut, linesOut);
+        Volatile.Write(ref _droppedSlow, droppedSlow);
+        Volatile.Write(ref _closedIdle, closedIdle);
+        Volatile.Write(ref _faulted, faulted);
+    }
+
     internal void Opened()
     {
         Interlocked.Increment(ref _connections);

@@ -23,6 +23,12 @@ internal sealed class ErlangRuntime
     /// <summary>Gets the OTP release, ERTS version and emulator flavour (<c>jit</c> or <c>emu</c>), as the VM reports them.</summary>
     public string Version { get; }
 
+    /// <summary>Gets the <c>erl</c> command.</summary>
+    public string Erl => _erl;
+
+    /// <summary>Gets the directory of the compiled modules.</summary>
+    public string Ebin => _ebin;
+
     /// <summary>Compiles every module in <paramref name="sources"/> into <paramref name="ebin"/> and reads the VM's version.</summary>
     public static ErlangRuntime Compile(string erl, string erlc, string sources, string ebin)
     {
