@@ -9,7 +9,7 @@ namespace ThreadIterators.Benchmarks;
 
 /// <summary>
 /// <c>run ...</c> (or no arguments) starts the quick runner; <c>compare ...</c> runs the comparison against Erlang;
-/// <c>policies ...</c> compares the scheduling policies; <c>footprint ...</c> measures a parked thread; <c>flood ...</c> floods a bounded mailbox; <c>wordcount ...</c> runs the producer/consumer word count; <c>latency ...</c> measures how late threads woken from outside the workers run under load; <c>chat-server ...</c> and <c>chat-load ...</c> run a chat server and the load client of the chat comparison; anything else goes to BenchmarkDotNet's switcher, for example
+/// <c>policies ...</c> compares the scheduling policies; <c>footprint ...</c> measures a parked thread; <c>flood ...</c> floods a bounded mailbox; <c>wordcount ...</c> runs the producer/consumer word count; <c>latency ...</c> measures how late threads woken from outside the workers run under load; <c>chat-compare ...</c> runs the chat server comparison (green threads, async/await, Erlang), and <c>chat-server ...</c> and <c>chat-load ...</c> run one of its servers and its load client; anything else goes to BenchmarkDotNet's switcher, for example
 /// <c>--list flat</c> or <c>--filter '*ThreadRing*'</c>.
 /// </summary>
 public static class Program
@@ -59,6 +59,11 @@ public static class Program
         if (args[0] == "chat-load")
         {
             return ChatCommand.Load(args);
+        }
+
+        if (args[0] == "chat-compare")
+        {
+            return ChatCompareCommand.Execute(args);
         }
 
         BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args);

@@ -57,7 +57,6 @@ internal static class ChatCommand
             e.Cancel = true;
             stop.Set();
         };
-        AppDomain.CurrentDomain.ProcessExit += (_, _) => stop.Set();
 
         // The comparison stops a server by closing its standard input.
         new Thread(() =>
@@ -68,8 +67,19 @@ internal static class ChatCommand
 
             stop.Set();
         }) { IsBackground = true }.Start();
-        stop.Wait();
-        Console.WriteLine(server.Counters);
+        // The counts, each second they change, in the form the Erlang server prints them too.
+        var last = string.Empty;
+        do
+        {
+            var counts = server.Counters.ToString();
+            if (counts != last)
+            {
+                Console.WriteLine(counts);
+                last = counts;
+            }
+        }
+        while (!stop.Wait(TimeSpan.FromSeconds(1)));
+
         return 0;
     }
 

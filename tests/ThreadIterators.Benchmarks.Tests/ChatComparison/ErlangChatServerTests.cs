@@ -8,21 +8,21 @@ public sealed class ErlangChatServerTests(ErlangFixture erlang) : IClassFixture<
 {
     [Fact]
     public Task RoomsOfTen_EveryLineReachesEveryOtherMemberOnce_InEachSendersOrder() =>
-        ChatProtocol.RoomsOfTen_EveryLineReachesEveryOtherMemberOnce_InEachSendersOrder(o => new ErlangChatServer(erlang.Runtime, o), ChatProtocol.Options());
+        ChatProtocol.RoomsOfTen_EveryLineReachesEveryOtherMemberOnce_InEachSendersOrder(o => ChatServerProcess.Erlang(erlang.Runtime, o), ChatProtocol.Options());
 
     [Fact]
     public Task IdleConnection_IsToldAndClosedAfterTheTimeout() =>
-        ChatProtocol.IdleConnection_IsToldAndClosedAfterTheTimeout(o => new ErlangChatServer(erlang.Runtime, o), ChatProtocol.Options());
+        ChatProtocol.IdleConnection_IsToldAndClosedAfterTheTimeout(o => ChatServerProcess.Erlang(erlang.Runtime, o), ChatProtocol.Options());
 
     [Fact]
     public Task ClientThatStopsReading_IsDropped_OthersGetEveryLine_InOrder() =>
-        ChatProtocol.ClientThatStopsReading_IsDropped_OthersGetEveryLine_InOrder(o => new ErlangChatServer(erlang.Runtime, o), ChatProtocol.Options());
+        ChatProtocol.ClientThatStopsReading_IsDropped_OthersGetEveryLine_InOrder(o => ChatServerProcess.Erlang(erlang.Runtime, o), ChatProtocol.Options());
 
     [Fact]
     public Task ClientThatVanishesMidLine_EndsAlone_ItsHalfLineGoesNowhere() =>
-        ChatProtocol.ClientThatVanishesMidLine_EndsAlone_ItsHalfLineGoesNowhere(o => new ErlangChatServer(erlang.Runtime, o), ChatProtocol.Options());
+        ChatProtocol.ClientThatVanishesMidLine_EndsAlone_ItsHalfLineGoesNowhere(o => ChatServerProcess.Erlang(erlang.Runtime, o), ChatProtocol.Options());
 
     [Fact]
     public Task ConnectionWhoseCodeFails_EndsAlone_TheRoomGoesOn() =>
-        ChatProtocol.ConnectionWhoseCodeFails_EndsAlone_TheRoomGoesOn(o => new ErlangChatServer(erlang.Runtime, o), ChatProtocol.Options());
+        ChatProtocol.ConnectionWhoseCodeFails_EndsAlone_TheRoomGoesOn(o => ChatServerProcess.Erlang(erlang.Runtime, o), ChatProtocol.Options());
 }

@@ -1,4 +1,5 @@
 using System;
+using System.Collections.Generic;
 using System.Diagnostics;
 using System.Globalization;
 using System.Text.RegularExpressions;
@@ -9,37 +10,39 @@ using ThreadIterators.Samples.Chat;
 namespace ThreadIterators.Benchmarks.ChatComparison;
 
 /// <summary>
-/// The Erlang chat server (<c>benchmarks/erlang/chat_server.erl</c>) in its own VM, seen as an <see cref="IChatServer"/>:
-/// its port from its first line, its counts from the lines it prints each second they change. Disposing closes its
-/// standard input, which stops it.
+/// A chat server in a process of its own, seen as an <see cref="IChatServer"/>: the Erlang one
+/// (<c>benchmarks/erlang/chat_server.erl</c>), or either .NET one through this program's <c>chat-server</c> command.
+/// Its port comes from its first line ("NAME chat server on 127.0.0.1:PORT"), its counts from the lines it prints as
+/// they change. Disposing closes its standard input, which stops it.
 /// </summary>
-internal sealed partial class ErlangChatServer : IChatServer
+internal sealed partial class ChatServerProcess : IChatServer
 {
     private readonly Process _process;
     private readonly ManualResetEventSlim _listening = new();
     private int _port;
 
-    internal ErlangChatServer(ErlangRuntime runtime, ChatOptions options)
+    private ChatServerProcess(string name, string fileName, IEnumerable<string> arguments)
     {
-        var start = new ProcessStartInfo(runtime.Erl)
+        Name = name;
+        var start = new ProcessStartInfo(fileName)
         {
             RedirectStandardInput = true,
             RedirectStandardOutput = true,
             RedirectStandardError = true,
             UseShellExecute = false,
         };
-        foreach (var argument in Arguments(runtime.Ebin, options))
+        foreach (var argument in arguments)
         {
             start.ArgumentList.Add(argument);
         }
 
-        _process = Process.Start(start) ?? throw new InvalidOperationException($"{runtime.Erl} did not start");
+        _process = Process.Start(start) ?? throw new InvalidOperationException($"{fileName} did not start");
         _process.OutputDataReceived += (_, e) => Read(e.Data);
         _process.ErrorDataReceived += (_, e) =>
         {
             if (e.Data is { } line)
             {
-                Console.Error.WriteLine($"erlang chat server: {line}");
+                Console.Error.WriteLine($"{name} chat server: {line}");
             }
         };
         _process.BeginOutputReadLine();
@@ -47,9 +50,12 @@ internal sealed partial class ErlangChatServer : IChatServer
         if (!_listening.Wait(TimeSpan.FromSeconds(60)) || _process.HasExited)
         {
             Dispose();
-            throw new InvalidOperationException("the Erlang chat server did not start listening within 60 s");
+            throw new InvalidOperationException($"the {name} chat server did not start listening within 60 s");
         }
     }
+
+    /// <summary>Gets the server's name: green, async or erlang.</summary>
+    public string Name { get; }
 
     /// <inheritdoc/>
     public int Port => Volatile.Read(ref _port);
@@ -57,11 +63,21 @@ internal sealed partial class ErlangChatServer : IChatServer
     /// <inheritdoc/>
     public ChatCounters Counters { get; } = new();
 
-    /// <summary>Gets the VM's process id, for its memory.</summary>
+    /// <summary>Gets the process id, for its memory.</summary>
     public int ProcessId => _process.Id;
 
+    /// <summary>Starts the Erlang chat server in its own VM, on <see cref="ChatOptions.Workers"/> schedulers.</summary>
+    public static ChatServerProcess Erlang(ErlangRuntime runtime, ChatOptions options) =>
+        new("erlang", runtime.Erl, ErlangArguments(runtime.Ebin, options));
+
+    /// <summary>Starts a .NET chat server (<paramref name="implementation"/>: green or async) through this program's chat-server command.</summary>
+    public static ChatServerProcess DotNet(string implementation, ChatOptions options) =>
+        new(implementation, Environment.ProcessPath!, DotNetArguments(typeof(ChatServerProcess).Assembly.Location, implementation, options));
+
     /// <summary>Gets the command line that starts the server, as a report prints it.</summary>
-    public static string CommandLine(ChatOptions options) => string.Join(' ', Arguments("<build dir>", options)).Insert(0, "erl ");
+    public static string CommandLine(string implementation, ChatOptions options) => implementation == "erlang"
+        ? "erl " + string.Join(' ', ErlangArguments("<build dir>", options))
+        : "dotnet " + string.Join(' ', DotNetArguments("ThreadIterators.Benchmarks.dll", implementation, options));
 
     public void Dispose()
     {
@@ -80,21 +96,30 @@ internal sealed partial class ErlangChatServer : IChatServer
         }
     }
 
-    private static string[] Arguments(string ebin, ChatOptions options)
+    private static string[] ErlangArguments(string ebin, ChatOptions options)
     {
         var schedulers = options.Workers.ToString(CultureInfo.InvariantCulture);
-        return
+        string[] arguments =
         [
             "-noshell", "+S", $"{schedulers}:{schedulers}", "+P", "4194304", "-pa", ebin,
             "-run", "chat_server", "main",
             options.Port.ToString(CultureInfo.InvariantCulture),
             ((long)options.IdleTimeout.TotalMilliseconds).ToString(CultureInfo.InvariantCulture),
             options.OutboundCapacity.ToString(CultureInfo.InvariantCulture),
-            options.FailOn ?? string.Empty,
         ];
+        return options.FailOn is { } failOn ? [.. arguments, failOn] : arguments;
     }
 
-    [GeneratedRegex(@"^erlang chat server on 127\.0\.0\.1:(\d+)$")]
+    private static string[] DotNetArguments(string assembly, string implementation, ChatOptions options) =>
+    [
+        assembly, "chat-server", "--impl", implementation,
+        "--port", options.Port.ToString(CultureInfo.InvariantCulture),
+        "--workers", options.Workers.ToString(CultureInfo.InvariantCulture),
+        "--idle", Math.Max(1, (long)options.IdleTimeout.TotalSeconds).ToString(CultureInfo.InvariantCulture),
+        "--outbound", options.OutboundCapacity.ToString(CultureInfo.InvariantCulture),
+    ];
+
+    [GeneratedRegex(@"^\w+ chat server on 127\.0\.0\.1:(\d+)")]
     private static partial Regex ListeningLine();
 
     [GeneratedRegex(@"^connections (\d+), rooms (\d+), lines in (\d+), out (\d+), dropped \(slow\) (\d+), closed \(idle\) (\d+), faulted (\d+)$")]

@@ -1,0 +1,184 @@
+using System;
+using System.Collections.Generic;
+using System.Globalization;
+using System.IO;
+using System.Linq;
+using System.Text;
+using ThreadIterators.Benchmarks.ErlangComparison;
+using ThreadIterators.Benchmarks.QuickRunner;
+using ThreadIterators.Samples.Chat;
+
+namespace ThreadIterators.Benchmarks.ChatComparison;
+
+/// <summary>Writes the chat comparison's results: <c>server-comparison.md</c> and its chart.</summary>
+internal static class ChatReport
+{
+    public const string FileName = "server-comparison.md";
+
+    public const string ChartName = "server-comparison.png";
+
+    public static string Write(IReadOnlyList<ChatCompareResult> results, string erlangVersion, int workers, int runs, ChatOptions serverOptions, string chart, string output, TimeSpan elapsed)
+    {
+        var sizes = results.Select(r => r.Load.Connections).Distinct().Order().ToList();
+        ChatCompareResult At(string server, int connections) => results.First(r => r.Server == server && r.Load.Connections == connections);
+        var md = new StringBuilder();
+        md.AppendLine("# Chat server: green threads, async/await and Erlang");
+        md.AppendLine();
+        md.AppendLine("The same line-based chat server (protocol in [samples/ChatServer/README.md](../samples/ChatServer/README.md)) three ways:");
+        md.AppendLine("`samples/ChatServer` (green threads: a reader and a writer per connection, a thread per room), its twin with");
+        md.AppendLine("async/await and `System.Threading.Channels` (`benchmarks/ThreadIterators.Benchmarks/ChatComparison`), and");
+        md.AppendLine("`benchmarks/erlang/chat_server.erl` (`gen_tcp` with `{active, once}`, a process per connection and per room).");
+        md.AppendLine($"Each runs in a process of its own on {workers} OS threads ({workers} schedulers for Erlang), with the same limits: an");
+        md.AppendLine($"idle timeout of {serverOptions.IdleTimeout.TotalSeconds:N0} s, lines of at most {serverOptions.MaxLineBytes:N0} bytes, and {serverOptions.OutboundCapacity:N0} lines waiting for a client");
+        md.AppendLine("before it is dropped as one that stopped reading (Erlang looks at a member's queue every 16 lines).");
+        md.AppendLine();
+        md.AppendLine($"The load client (this program's `chat-load`, run in the comparing process) opens C connections in rooms of {sizes.Select(c => At("green", c).Load.RoomSize).First()}; each");
+        md.AppendLine("sends its lines, numbered and stamped with the time they leave, as fast as its room takes them (at most 32 ahead of");
+        md.AppendLine("what it has received), and every member checks it gets every other member's lines once and in order. Throughput is");
+        md.AppendLine("lines delivered per second from the first send to the last receipt; latency is send to receipt; memory is the");
+        md.AppendLine("server's resident set (`/proc/PID/status`) before the connections, with all connected and joined (idle), and after");
+        md.AppendLine($"the lines (busy), per connection. Medians of {runs} run(s) per server and size; the servers alternate, the order rotating");
+        md.AppendLine("from run to run. Client and server share the machine's cores.");
+        md.AppendLine();
+        md.AppendLine($"Machine: {MachineInfo.Processor}, {MachineInfo.Memory}, {MachineInfo.OperatingSystem}. .NET {Environment.Version}; {erlangVersion}.");
+        md.AppendLine($"Command: `dotnet run -c Release --project benchmarks/ThreadIterators.Benchmarks -- chat-compare --runs {runs} --workers {workers} --connections {string.Join(',', sizes)}` ({elapsed.TotalMinutes:N1} minutes).");
+        md.AppendLine();
+        md.AppendLine("Servers, as started:");
+        md.AppendLine();
+        foreach (var server in ChatCompareCommand.Servers)
+        {
+            md.AppendLine($"- {server}: `{ChatServerProcess.CommandLine(server, serverOptions)}`");
+        }
+
+        md.AppendLine();
+        md.AppendLine($"![throughput and p99 latency against connections]({ChartName})");
+        md.AppendLine();
+        md.AppendLine("## Throughput (lines delivered per second)");
+        md.AppendLine();
+        md.AppendLine("| C | lines each | green | async | erlang | green / async | green / erlang |");
+        md.AppendLine("|---|---|---|---|---|---|---|");
+        foreach (var c in sizes)
+        {
+            var (g, a, e) = (At("green", c), At("async", c), At("erlang", c));
+            md.AppendLine($"| {c:N0} | {g.Load.Lines} | {g.LinesPerSecond:N0} | {a.LinesPerSecond:N0} | {e.LinesPerSecond:N0} | {g.LinesPerSecond / a.LinesPerSecond:N2} | {g.LinesPerSecond / e.LinesPerSecond:N2} |");
+        }
+
+        md.AppendLine();
+        md.AppendLine("## Latency, send to receipt (ms: p50 / p99 / p99.9)");
+        md.AppendLine();
+        md.AppendLine("| C | green | async | erlang | p99 green / async | p99 erlang / green |");
+        md.AppendLine("|---|---|---|---|---|---|");
+        foreach (var c in sizes)
+        {
+            var (g, a, e) = (At("green", c), At("async", c), At("erlang", c));
+            md.AppendLine($"| {c:N0} | {Ms(g)} | {Ms(a)} | {Ms(e)} | {g.P99 / a.P99:N2} | {e.P99 / g.P99:N2} |");
+        }
+
+        md.AppendLine();
+        md.AppendLine("## Server memory per connection (KB: idle / busy) and peak resident set (MB)");
+        md.AppendLine();
+        md.AppendLine("| C | green | async | erlang | idle green / async | idle green / erlang |");
+        md.AppendLine("|---|---|---|---|---|---|");
+        foreach (var c in sizes)
+        {
+            var (g, a, e) = (At("green", c), At("async", c), At("erlang", c));
+            md.AppendLine($"| {c:N0} | {Kb(g)} | {Kb(a)} | {Kb(e)} | {g.IdleBytesPerConnection / a.IdleBytesPerConnection:N2} | {g.IdleBytesPerConnection / e.IdleBytesPerConnection:N2} |");
+        }
+
+        md.AppendLine();
+        md.AppendLine("## Every line once, in order");
+        md.AppendLine();
+        md.AppendLine("| server | runs | lost | misordered | connection errors |");
+        md.AppendLine("|---|---|---|---|---|");
+        foreach (var server in ChatCompareCommand.Servers)
+        {
+            var all = results.Where(r => r.Server == server).SelectMany(r => r.Runs).ToList();
+            md.AppendLine($"| {server} | {all.Count} | {all.Sum(r => r.Lost)} | {all.Sum(r => r.Misordered)} | {all.Sum(r => r.ConnectionErrors)} |");
+        }
+
+        md.AppendLine();
+        md.AppendLine("## Targets");
+        md.AppendLine();
+        md.AppendLine("| target | measured | met |");
+        md.AppendLine("|---|---|---|");
+        string Ratios(Func<int, double> ratio) => string.Join(", ", sizes.Select(c => $"{ratio(c):N2} at {c:N0}"));
+        bool All(Func<int, bool> test) => sizes.All(test);
+        md.AppendLine($"| throughput: green at least async's (within noise, taken as 5%) | green / async: {Ratios(c => At("green", c).LinesPerSecond / At("async", c).LinesPerSecond)} | {YesNo(All(c => At("green", c).LinesPerSecond >= 0.95 * At("async", c).LinesPerSecond))} |");
+        md.AppendLine($"| throughput: green at least 2x Erlang's | green / erlang: {Ratios(c => At("green", c).LinesPerSecond / At("erlang", c).LinesPerSecond)} | {YesNo(All(c => At("green", c).LinesPerSecond >= 2 * At("erlang", c).LinesPerSecond))} |");
+        md.AppendLine($"| p99: green no worse than async | green / async: {Ratios(c => At("green", c).P99 / At("async", c).P99)} | {YesNo(All(c => At("green", c).P99 <= 1.05 * At("async", c).P99))} |");
+        md.AppendLine($"| p99: green at least 2x better than Erlang | erlang / green: {Ratios(c => At("erlang", c).P99 / At("green", c).P99)} | {YesNo(All(c => At("erlang", c).P99 >= 2 * At("green", c).P99))} |");
+        var largest = sizes.Max();
+        md.AppendLine($"| idle memory per connection at {largest:N0}: at most async's, at most a quarter of Erlang's | green / async {At("green", largest).IdleBytesPerConnection / At("async", largest).IdleBytesPerConnection:N2}, green / erlang {At("green", largest).IdleBytesPerConnection / At("erlang", largest).IdleBytesPerConnection:N2} | {YesNo(At("green", largest).IdleBytesPerConnection <= At("async", largest).IdleBytesPerConnection && 4 * At("green", largest).IdleBytesPerConnection <= At("erlang", largest).IdleBytesPerConnection)} |");
+        md.AppendLine();
+        var path = Path.Combine(output, FileName);
+        File.WriteAllText(path, md.ToString());
+        return path;
+    }
+
+    public static string WriteChart(string gnuplot, IReadOnlyList<ChatCompareResult> results, string output)
+    {
+        var sizes = results.Select(r => r.Load.Connections).Distinct().Order().ToList();
+        var data = new StringBuilder("# C, then lines/s and p99 ms for green, async, erlang\n");
+        foreach (var c in sizes)
+        {
+            data.Append(c.ToString(CultureInfo.InvariantCulture));
+            foreach (var server in ChatCompareCommand.Servers)
+            {
+                var r = results.First(x => x.Server == server && x.Load.Connections == c);
+                data.Append(CultureInfo.InvariantCulture, $" {r.LinesPerSecond:R} {r.P99 / 1000:R}");
+            }
+
+            data.Append('\n');
+        }
+
+        var folder = Directory.CreateTempSubdirectory("chat-comparison-");
+        var dataFile = Path.Combine(folder.FullName, "chat.dat");
+        File.WriteAllText(dataFile, data.ToString());
+        var chart = Path.Combine(Path.GetFullPath(output), ChartName);
+        var script = $$"""
+            set terminal pngcairo size 1000,900 font "sans,11"
+            set output '{{chart}}'
+            set multiplot layout 2,1 title "Chat server, rooms of 10: median of each server, same machine, same run"
+            set logscale x 10
+            set format x "%.0f"
+            set xlabel "connections"
+            set ylabel "lines delivered per second"
+            set yrange [0:*]
+            set key top right
+            set grid
+            plot '{{dataFile}}' using 1:2 with linespoints lw 2 pt 7 lc rgb "#1f4e9c" title "green threads", \
+                 '' using 1:4 with linespoints lw 2 pt 5 lc rgb "#16a085" title "async/await", \
+                 '' using 1:6 with linespoints lw 2 pt 9 lc rgb "#c0392b" title "Erlang"
+            set logscale y 10
+            set yrange [*:*]
+            set ylabel "p99 latency (ms), log scale"
+            set key top left
+            plot '{{dataFile}}' using 1:3 with linespoints lw 2 pt 7 lc rgb "#1f4e9c" title "green threads", \
+                 '' using 1:5 with linespoints lw 2 pt 5 lc rgb "#16a085" title "async/await", \
+                 '' using 1:7 with linespoints lw 2 pt 9 lc rgb "#c0392b" title "Erlang"
+            unset multiplot
+            """;
+        var scriptFile = Path.Combine(folder.FullName, "chat.gp");
+        try
+        {
+            File.WriteAllText(scriptFile, script);
+            var outcome = ChildProcess.Run(gnuplot, [scriptFile], TimeSpan.FromMinutes(2));
+            if (outcome.ExitCode != 0 || !File.Exists(chart))
+            {
+                throw new InvalidOperationException($"gnuplot failed with exit code {outcome.ExitCode}:\n{outcome.Error}");
+            }
+        }
+        finally
+        {
+            folder.Delete(recursive: true);
+        }
+
+        return chart;
+    }
+
+    private static string Ms(ChatCompareResult r) => $"{r.P50 / 1000:N1} / {r.P99 / 1000:N1} / {r.P999 / 1000:N1}";
+
+    private static string Kb(ChatCompareResult r) => $"{r.IdleBytesPerConnection / 1024:N1} / {r.BusyBytesPerConnection / 1024:N1} ({r.PeakRss / (1024 * 1024):N0} MB)";
+
+    private static string YesNo(bool met) => met ? "yes" : "no";
+}
