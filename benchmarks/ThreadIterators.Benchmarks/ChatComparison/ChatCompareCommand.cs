@@ -61,7 +61,9 @@ internal static class ChatCompareCommand
         var root = ErlangCommand.RepositoryRoot();
         output ??= Path.Combine(root, "docs");
         var tools = DebianTools.Require([("erl", "erlang-nox"), ("erlc", "erlang-nox"), ("gnuplot", "gnuplot-nox fonts-dejavu-core")], Progress);
-        var erlang = ErlangRuntime.Compile(tools["erl"], tools["erlc"], Path.Combine(root, "benchmarks", "erlang"), Path.Combine(AppContext.BaseDirectory, "erlang-ebin"));
+        // A build directory of its own: the Erlang comparison compiles into AppContext.BaseDirectory's, and the two may run at once.
+        var ebin = Directory.CreateTempSubdirectory("chat-comparison-erlang-");
+        var erlang = ErlangRuntime.Compile(tools["erl"], tools["erlc"], Path.Combine(root, "benchmarks", "erlang"), ebin.FullName);
         Progress($"{erlang.Version}; .NET {Environment.Version}; {Environment.ProcessorCount} cores; {runs} run(s) per server per size");
 
         var serverOptions = new ChatOptions { Port = 0, Workers = workers };
@@ -87,6 +89,7 @@ internal static class ChatCompareCommand
         var chart = ChatReport.WriteChart(tools["gnuplot"], results, output);
         var report = ChatReport.Write(results, erlang.Version, workers, runs, serverOptions, chart, output, total.Elapsed);
         Progress($"wrote {report} and {chart} in {total.Elapsed:mm\\:ss}");
+        ebin.Delete(recursive: true);
         return results.All(r => r.Clean) ? 0 : 1;
     }
 
