@@ -9,14 +9,14 @@ namespace ThreadIterators.Benchmarks.ChatComparison;
 /// <summary>
 /// <c>chat-server --impl green|async [--port P] [--workers W] [--idle SECONDS] [--outbound LINES]</c> runs one of the
 /// two .NET chat servers until its standard input closes or it is stopped; <c>chat-load --port P [--connections C]
-/// [--room-size R] [--lines L] [--rate LINES_PER_SECOND] [--server-pid PID]</c> runs the load client against any chat
+/// [--room-size R] [--lines L] [--rate LINES_PER_SECOND] [--server-pid PID] [--misbehaving true]</c> runs the load client against any chat
 /// server on 127.0.0.1 and prints one JSON line; it exits with 1 if a line was lost, duplicated or out of order, or a
 /// connection failed.
 /// </summary>
 internal static class ChatCommand
 {
     private const string ServerUsage = "usage: chat-server --impl green|async [--port P] [--workers W] [--idle SECONDS] [--outbound LINES]";
-    private const string LoadUsage = "usage: chat-load --port P [--connections C] [--room-size R] [--lines L] [--rate LINES_PER_SECOND] [--window W] [--server-pid PID]";
+    private const string LoadUsage = "usage: chat-load --port P [--connections C] [--room-size R] [--lines L] [--rate LINES_PER_SECOND] [--window W] [--server-pid PID] [--line-bytes B] [--misbehaving true|false]";
 
     public static int Server(string[] args)
     {
@@ -112,6 +112,12 @@ internal static class ChatCommand
                     break;
                 case "--server-pid" when ok:
                     options = options with { ServerPid = value };
+                    break;
+                case "--line-bytes" when ok && value <= 4000:
+                    options = options with { LineBytes = value };
+                    break;
+                case "--misbehaving" when text is "true" or "false":
+                    options = options with { Misbehaving = text == "true" };
                     break;
                 default:
                     Console.Error.WriteLine($"bad argument '{args[i]} {text}'.\n{LoadUsage}");

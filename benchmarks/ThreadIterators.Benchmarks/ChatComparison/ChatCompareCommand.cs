@@ -30,6 +30,10 @@ internal static class ChatCompareCommand
         var runs = 3;
         var workers = Environment.ProcessorCount;
         int[] sizes = [100, 1_000, 10_000];
+
+        // The misbehaving-clients run: its connections, and the lines each well-behaved one sends.
+        var misbehavingConnections = 1_000;
+        var misbehavingLines = 1_000;
         string? output = null;
         for (var i = 1; i < args.Length; i++)
         {
@@ -38,6 +42,8 @@ internal static class ChatCompareCommand
                 case "--quick":
                     sizes = [20, 100];
                     runs = 1;
+                    misbehavingConnections = 100;
+                    misbehavingLines = 50;
                     break;
                 case "--runs" when i + 1 < args.Length && int.TryParse(args[i + 1], NumberStyles.Integer, CultureInfo.InvariantCulture, out runs) && runs >= 1:
                     i++;
@@ -85,12 +91,25 @@ internal static class ChatCompareCommand
             results.AddRange(Servers.Select(s => new ChatCompareResult(s, load, byServer[s])));
         }
 
+        // Misbehaving clients: one in ten never reads after joining, one in ten vanishes mid-line; enough lines that a
+        // stalled client's backlog passes the outbound capacity.
+        var misbehaving = new ChatLoadOptions { Connections = misbehavingConnections, RoomSize = RoomSize, Lines = misbehavingLines, Misbehaving = true };
+        var misbehaved = Servers.ToDictionary(s => s, s => new List<(ChatLoadResult Result, long Dropped)>());
+        for (var r = 0; r < runs; r++, run++)
+        {
+            foreach (var server in Servers.Skip(run % Servers.Length).Concat(Servers.Take(run % Servers.Length)))
+            {
+                Progress($"misbehaving clients, C = {misbehaving.Connections:N0}, run {r + 1} of {runs}: {server} ({total.Elapsed:mm\\:ss} so far)");
+                misbehaved[server].Add(RunMisbehaving(server, serverOptions, misbehaving, erlang));
+            }
+        }
+
         Directory.CreateDirectory(output);
         var chart = ChatReport.WriteChart(tools["gnuplot"], results, output);
-        var report = ChatReport.Write(results, erlang.Version, workers, runs, serverOptions, chart, output, total.Elapsed);
+        var report = ChatReport.Write(results, misbehaved, erlang.Version, workers, runs, serverOptions, chart, output, total.Elapsed);
         Progress($"wrote {report} and {chart} in {total.Elapsed:mm\\:ss}");
         ebin.Delete(recursive: true);
-        return results.All(r => r.Clean) ? 0 : 1;
+        return results.All(r => r.Clean) && misbehaved.Values.All(runs => runs.All(m => m.Result.Clean)) ? 0 : 1;
     }
 
     /// <summary>Lines per connection: fewer at the largest sizes, so a full run stays within its time.</summary>
@@ -102,6 +121,18 @@ internal static class ChatCompareCommand
         var result = ChatLoad.RunAsync(load with { Port = process.Port, ServerPid = process.ProcessId }).GetAwaiter().GetResult();
         Progress($"  {result.LinesPerSecond:N0} lines/s, p99 {result.P99Microseconds / 1000:N1} ms, idle {result.IdleBytesPerConnection / 1024:N1} KB per connection{(result.Clean ? string.Empty : $", NOT CLEAN: lost {result.Lost}, misordered {result.Misordered}, connection errors {result.ConnectionErrors}")}");
         return result;
+    }
+
+    private static (ChatLoadResult Result, long Dropped) RunMisbehaving(string server, ChatOptions options, ChatLoadOptions load, ErlangRuntime erlang)
+    {
+        using var process = server == "erlang" ? ChatServerProcess.Erlang(erlang, options) : ChatServerProcess.DotNet(server, options);
+        var result = ChatLoad.RunAsync(load with { Port = process.Port, ServerPid = process.ProcessId }).GetAwaiter().GetResult();
+
+        // The server prints its counts each second they change: let the last drops reach its output.
+        System.Threading.Thread.Sleep(TimeSpan.FromSeconds(1.5));
+        var dropped = process.Counters.DroppedSlow;
+        Progress($"  well-behaved: {result.LinesPerSecond:N0} lines/s, lost {result.Lost}, misordered {result.Misordered}, connection errors {result.ConnectionErrors}; dropped {dropped}; peak {result.ServerRssPeak / (1024 * 1024):N0} MB");
+        return (result, dropped);
     }
 
     private static void Progress(string line) => Console.Error.WriteLine(line);

@@ -19,7 +19,7 @@ internal static class ChatLoad
     internal static async Task<ChatLoadResult> RunAsync(ChatLoadOptions options, Action<string>? progress = null)
     {
         using var run = new ChatLoadRun();
-        var connections = Enumerable.Range(0, options.Connections).Select(i => new LoadConnection(run, i, options.Window)).ToArray();
+        var connections = Enumerable.Range(0, options.Connections).Select(i => new LoadConnection(run, i, options.Window, RoleOf(i, options))).ToArray();
         try
         {
             var rssBefore = Rss(options.ServerPid, "VmRSS");
@@ -34,16 +34,18 @@ internal static class ChatLoad
                 await Task.WhenAll(connections.Skip(first).Take(ConnectBatch).Select(c =>
                 {
                     var room = c.Index / options.RoomSize;
-                    var others = connections.Where(o => o.Index / options.RoomSize == room && o != c).Select(o => o.Id);
+                    var others = connections.Where(o => o.Index / options.RoomSize == room && o != c && o.Role == LoadRole.WellBehaved).Select(o => o.Id);
                     return c.JoinAsync($"room{room}", others, options.Lines);
                 }));
             }
 
             var rssIdle = Rss(options.ServerPid, "VmRSS");
             progress?.Invoke($"{connections.Length} connections in rooms of {options.RoomSize}; sending {options.Lines} lines each");
-            var receiving = connections.Select(c => c.ReceiveAsync()).ToArray();
+            var wellBehaved = connections.Where(c => c.Role == LoadRole.WellBehaved).ToArray();
+            var receiving = wellBehaved.Select(c => c.ReceiveAsync()).ToArray();
             var start = Stopwatch.GetTimestamp();
-            var sending = connections.Select(c => c.SendAsync(options.Lines, options.Rate, start)).ToArray();
+            await Task.WhenAll(connections.Where(c => c.Role == LoadRole.Vanishing).Select(c => c.VanishAsync()));
+            var sending = wellBehaved.Select(c => c.SendAsync(options.Lines, options.Rate, start, options.LineBytes)).ToArray();
             var everything = Task.WhenAll(receiving.Concat(sending));
             var lastProgress = Stopwatch.GetTimestamp();
             var lastCount = 0L;
@@ -72,7 +74,7 @@ internal static class ChatLoad
 
             var end = run.LastDelivery;
             var rssBusy = Rss(options.ServerPid, "VmRSS");
-            var expected = connections.Sum(c => c.Expected);
+            var expected = wellBehaved.Sum(c => c.Expected);
             return new ChatLoadResult
             {
                 Options = options,
@@ -82,7 +84,7 @@ internal static class ChatLoad
                 P50Microseconds = run.Latencies.Percentile(0.50),
                 P99Microseconds = run.Latencies.Percentile(0.99),
                 P999Microseconds = run.Latencies.Percentile(0.999),
-                Lost = connections.Sum(c => Math.Max(0, c.Expected - c.Received)),
+                Lost = wellBehaved.Sum(c => Math.Max(0, c.Expected - c.Received)),
                 Misordered = run.MisorderedCount,
                 ConnectionErrors = run.ConnectionErrors,
                 Errors = [.. run.Errors],
@@ -101,6 +103,14 @@ internal static class ChatLoad
             }
         }
     }
+
+    /// <summary>With misbehaving clients, the last two of every ten: one stalls, one vanishes.</summary>
+    private static LoadRole RoleOf(int index, ChatLoadOptions options) => !options.Misbehaving ? LoadRole.WellBehaved : (index % 10) switch
+    {
+        9 => LoadRole.Stalled,
+        8 => LoadRole.Vanishing,
+        _ => LoadRole.WellBehaved,
+    };
 
     /// <summary>Reads a memory line of /proc/PID/status, in bytes; 0 without a process id or off Linux.</summary>
     private static long Rss(int pid, string field)

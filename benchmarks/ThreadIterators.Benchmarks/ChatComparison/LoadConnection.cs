@@ -30,14 +30,22 @@ internal sealed class LoadConnection : IDisposable
     private long _expected;
     private int _othersPerCredit;
 
-    internal LoadConnection(ChatLoadRun run, int index, int window)
+    internal LoadConnection(ChatLoadRun run, int index, int window, LoadRole role)
     {
         _run = run;
         Index = index;
+        Role = role;
         _credits = new SemaphoreSlim(window);
+        if (role == LoadRole.Stalled)
+        {
+            // Fills sooner: the server's backlog for it builds up in its outbound mailbox, not in socket buffers.
+            _socket.ReceiveBufferSize = 4096;
+        }
     }
 
     internal int Index { get; }
+
+    internal LoadRole Role { get; }
 
     /// <summary>Gets the id the server gave the connection.</summary>
     internal long Id { get; private set; }
@@ -93,9 +101,9 @@ internal sealed class LoadConnection : IDisposable
     }
 
     /// <summary>Sends <paramref name="lines"/> lines, each its number and the moment it is sent, at <paramref name="rate"/> per second or as fast as the window allows.</summary>
-    internal async Task SendAsync(int lines, double rate, long start)
+    internal async Task SendAsync(int lines, double rate, long start, int lineBytes)
     {
-        var line = new byte[48];
+        var line = new byte[Math.Max(48, lineBytes + 1)];
         try
         {
             for (var k = 0; k < lines; k++)
@@ -118,6 +126,13 @@ internal sealed class LoadConnection : IDisposable
                 line[length++] = (byte)' ';
                 Utf8Formatter.TryFormat(Stopwatch.GetTimestamp(), line.AsSpan(length), out var written);
                 length += written;
+                if (length < lineBytes)
+                {
+                    line[length++] = (byte)' ';
+                    line.AsSpan(length, lineBytes - length).Fill((byte)'x');
+                    length = lineBytes;
+                }
+
                 line[length++] = (byte)'\n';
                 await _socket.SendAsync(line.AsMemory(0, length), SocketFlags.None);
             }
@@ -126,6 +141,20 @@ internal sealed class LoadConnection : IDisposable
         {
             // The run stopped, or the server closed the connection: the receiving side counts it.
         }
+    }
+
+    /// <summary>Sends half a line, then resets the connection, as a client whose machine went away.</summary>
+    internal async Task VanishAsync()
+    {
+        try
+        {
+            await SendTextAsync("half a li");
+        }
+        catch (Exception e) when (e is SocketException or ObjectDisposedException)
+        {
+        }
+
+        _socket.Close(0);
     }
 
     /// <summary>Receives until every expected line has come, the server closes the connection, or the run stops.</summary>

@@ -20,6 +20,7 @@ public sealed class ChatCompareTests
             Assert.Contains("| green | 2 | 0 | 0 | 0 |", report);
             Assert.Contains("| async | 2 | 0 | 0 | 0 |", report);
             Assert.Contains("| erlang | 2 | 0 | 0 | 0 |", report);
+            Assert.Contains("## Misbehaving clients", report);
             Assert.True(new FileInfo(Path.Combine(output, ChatReport.ChartName)).Length > 0);
         }
         finally

@@ -27,6 +27,21 @@ public sealed class ChatLoadTests
     }
 
     [Theory]
+    [InlineData("green")]
+    [InlineData("async")]
+    public async Task ChatLoad_WithStalledAndVanishingClients_TheOthersGetEveryLineOnce_InOrder(string implementation)
+    {
+        using var server = Start(implementation);
+        var result = await ChatLoad.RunAsync(Load with { Port = server.Port, Misbehaving = true }).WaitAsync(Waiting.Timeout);
+        Assert.True(result.Clean, $"lost {result.Lost}, misordered {result.Misordered}, connection errors {result.ConnectionErrors}: {string.Join("; ", result.Errors)}");
+
+        // Eight senders in each room of ten; each of them hears the other seven.
+        Assert.Equal(80L * 20 * 7, result.Expected);
+        Assert.Equal(result.Expected, result.Delivered);
+        Waiting.Until(() => server.Counters.Connections == 0, () => $"every connection ends, the vanished ones too ({server.Counters})");
+    }
+
+    [Theory]
     [InlineData(SabotagingProxy.Sabotage.DropALine)]
     [InlineData(SabotagingProxy.Sabotage.SwapTwoLines)]
     [InlineData(SabotagingProxy.Sabotage.RepeatALine)]
