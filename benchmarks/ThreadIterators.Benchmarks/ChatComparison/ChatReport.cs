@@ -165,11 +165,8 @@ internal static class ChatReport
             data.Append('\n');
         }
 
-        var folder = Directory.CreateTempSubdirectory("chat-comparison-");
-        var dataFile = Path.Combine(folder.FullName, "chat.dat");
-        File.WriteAllText(dataFile, data.ToString());
         var chart = Path.Combine(Path.GetFullPath(output), ChartName);
-        var script = $$"""
+        Gnuplot.Render(gnuplot, data.ToString(), dataFile => $$"""
             set terminal pngcairo size 1000,900 font "sans,11"
             set output '{{chart}}'
             set multiplot layout 2,1 title "Chat server, rooms of 10: median of each server, same machine, same run"
@@ -191,22 +188,7 @@ internal static class ChatReport
                  '' using 1:5 with linespoints lw 2 pt 5 lc rgb "#16a085" title "async/await", \
                  '' using 1:7 with linespoints lw 2 pt 9 lc rgb "#c0392b" title "Erlang"
             unset multiplot
-            """;
-        var scriptFile = Path.Combine(folder.FullName, "chat.gp");
-        try
-        {
-            File.WriteAllText(scriptFile, script);
-            var outcome = ChildProcess.Run(gnuplot, [scriptFile], TimeSpan.FromMinutes(2));
-            if (outcome.ExitCode != 0 || !File.Exists(chart))
-            {
-                throw new InvalidOperationException($"gnuplot failed with exit code {outcome.ExitCode}:\n{outcome.Error}");
-            }
-        }
-        finally
-        {
-            folder.Delete(recursive: true);
-        }
-
+            """, chart);
         return chart;
     }
 

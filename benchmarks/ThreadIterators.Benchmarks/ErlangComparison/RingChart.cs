@@ -45,12 +45,9 @@ internal static class RingChart
             data.Append('\n');
         }
 
-        var folder = Directory.CreateTempSubdirectory("erlang-comparison-");
-        var dataFile = Path.Combine(folder.FullName, "ring.dat");
-        File.WriteAllText(dataFile, data.ToString());
         var chart = Path.Combine(Path.GetFullPath(output), FileName);
         var messages = ring.FirstOrDefault()?.Case.Sizes.M ?? 0;
-        var script = $$"""
+        Gnuplot.Render(gnuplot, data.ToString(), dataFile => $$"""
             set terminal pngcairo size 1000,900 font "sans,11"
             set output '{{chart}}'
             set datafile missing 'NaN'
@@ -75,26 +72,7 @@ internal static class RingChart
                  4 with lines dt 2 lc rgb "#555555" title "4x (the target for N >= 1024)", \
                  1 with lines dt 3 lc rgb "#999999" title "1x"
             unset multiplot
-            """;
-        var scriptFile = Path.Combine(folder.FullName, "ring.gp");
-        try
-        {
-            File.WriteAllText(scriptFile, script);
-            var outcome = ChildProcess.Run(gnuplot, [scriptFile], TimeSpan.FromMinutes(2));
-            if (outcome.ExitCode != 0 || !File.Exists(chart))
-            {
-                throw new InvalidOperationException($"gnuplot failed with exit code {outcome.ExitCode}:\n{outcome.Error}");
-            }
-        }
-        catch (TimeoutException e)
-        {
-            throw new InvalidOperationException(e.Message, e);
-        }
-        finally
-        {
-            folder.Delete(recursive: true);
-        }
-
+            """, chart);
         return chart;
     }
 }
