@@ -93,16 +93,15 @@ public sealed class ChatServer : IChatServer
         }
     }
 
-    /// <summary>Reports a connection whose code failed; it ended alone (its finally blocks left its room and closed its socket).</summary>
-    internal void Failed(Connection connection, Exception exception)
+    /// <summary>Forgets a connection whose threads have both ended, reporting it if its code failed (it ended alone: its finally blocks left its room and closed its socket).</summary>
+    internal void Closed(Connection connection, Exception? failure)
     {
-        Counters.Fault();
-        Console.Error.WriteLine($"{connection} failed: {exception.Message}");
-    }
+        if (failure is not null)
+        {
+            Counters.Fault();
+            Console.Error.WriteLine($"{connection} failed: {failure.Message}");
+        }
 
-    /// <summary>Forgets a connection whose threads have both ended.</summary>
-    internal void Closed(Connection connection)
-    {
         if (_open.TryRemove(connection, out _))
         {
             Counters.Closed();

@@ -65,7 +65,7 @@ internal sealed class Connection
             Say($"/hello {Id}");
             while (true)
             {
-                if (!TryReceive(read, buffer.AsMemory(filled)))
+                if (!TryStart(read, buffer.AsMemory(filled), receive: true))
                 {
                     yield break;
                 }
@@ -78,7 +78,7 @@ internal sealed class Connection
                     yield break;
                 }
 
-                var received = ReceivedBytes(read);
+                var received = BytesOf(read);
                 if (received <= 0)
                 {
                     yield break;
@@ -134,12 +134,7 @@ internal sealed class Connection
         }
 
         yield return reader.Ended;
-        if (reader.Outcome == ThreadOutcome.Faulted)
-        {
-            _server.Failed(this, reader.Exception!);
-        }
-
-        _server.Closed(this);
+        _server.Closed(this, reader.Outcome == ThreadOutcome.Faulted ? reader.Exception : null);
     }
 
     /// <summary>Writes the outbox's lines, many per send; closes the socket when done.</summary>
@@ -168,13 +163,13 @@ internal sealed class Connection
 
                 for (var offset = 0; offset < length;)
                 {
-                    if (!TrySend(send, buffer.AsMemory(offset, length - offset)))
+                    if (!TryStart(send, buffer.AsMemory(offset, length - offset), receive: false))
                     {
                         yield break;
                     }
 
                     yield return send;
-                    var sent = SentBytes(send);
+                    var sent = BytesOf(send);
                     if (sent <= 0)
                     {
                         yield break;
@@ -230,21 +225,18 @@ internal sealed class Connection
         return length + 1;
     }
 
-    /// <summary>The bytes a finished receive got: 0 when the client closed its side or the socket was closed.</summary>
-    private static int ReceivedBytes(TaskEvent<int> read)
+    /// <summary>The bytes a finished receive or send moved: 0 when the client went away or the socket was closed.</summary>
+    private static int BytesOf(TaskEvent<int> wait)
     {
         try
         {
-            return read.Result;
+            return wait.Result;
         }
         catch (Exception e) when (e is SocketException or ObjectDisposedException or OperationCanceledException)
         {
             return 0;
         }
     }
-
-    /// <summary>The bytes a finished send sent: 0 when the client went away or the socket was closed.</summary>
-    private static int SentBytes(TaskEvent<int> send) => ReceivedBytes(send);
 
     /// <summary>Acts on one line; false to close the connection.</summary>
     private bool Handle(string line, ref Room? room)
@@ -297,24 +289,15 @@ internal sealed class Connection
         }
     }
 
-    private bool TryReceive(TaskEvent<int> read, Memory<byte> into)
+    /// <summary>
+    /// Arms <paramref name="wait"/> with a receive into, or a send of, <paramref name="bytes"/>; false if the socket is
+    /// closed already. Apart from the yield, because an iterator cannot yield inside a try with a catch.
+    /// </summary>
+    private bool TryStart(TaskEvent<int> wait, Memory<byte> bytes, bool receive)
     {
         try
         {
-            read.For(_socket.ReceiveAsync(into, SocketFlags.None));
-            return true;
-        }
-        catch (ObjectDisposedException)
-        {
-            return false;
-        }
-    }
-
-    private bool TrySend(TaskEvent<int> send, ReadOnlyMemory<byte> bytes)
-    {
-        try
-        {
-            send.For(_socket.SendAsync(bytes, SocketFlags.None));
+            wait.For(receive ? _socket.ReceiveAsync(bytes, SocketFlags.None) : _socket.SendAsync(bytes, SocketFlags.None));
             return true;
         }
         catch (ObjectDisposedException)
