@@ -25,15 +25,18 @@ internal static class ChatCompareCommand
 
     private const int RoomSize = 10;
 
+    private const int MisbehavingLineBytes = 1_000;
+
     public static int Execute(string[] args)
     {
         var runs = 3;
         var workers = Environment.ProcessorCount;
         int[] sizes = [100, 1_000, 10_000];
 
-        // The misbehaving-clients run: its connections, and the lines each well-behaved one sends.
-        var misbehavingConnections = 1_000;
-        var misbehavingLines = 1_000;
+        // The misbehaving-clients run: its connections, and the lines each well-behaved one sends, of a kilobyte, so
+        // that a stalled client's backlog (24 MB) passes its socket buffers and the outbound capacity, and is dropped.
+        var misbehavingConnections = 100;
+        var misbehavingLines = 3_000;
         string? output = null;
         for (var i = 1; i < args.Length; i++)
         {
@@ -91,9 +94,8 @@ internal static class ChatCompareCommand
             results.AddRange(Servers.Select(s => new ChatCompareResult(s, load, byServer[s])));
         }
 
-        // Misbehaving clients: one in ten never reads after joining, one in ten vanishes mid-line; enough lines that a
-        // stalled client's backlog passes the outbound capacity.
-        var misbehaving = new ChatLoadOptions { Connections = misbehavingConnections, RoomSize = RoomSize, Lines = misbehavingLines, Misbehaving = true };
+        // Misbehaving clients: one in ten never reads after joining, one in ten vanishes mid-line.
+        var misbehaving = new ChatLoadOptions { Connections = misbehavingConnections, RoomSize = RoomSize, Lines = misbehavingLines, LineBytes = MisbehavingLineBytes, Misbehaving = true };
         var misbehaved = Servers.ToDictionary(s => s, s => new List<(ChatLoadResult Result, long Dropped)>());
         for (var r = 0; r < runs; r++, run++)
         {

@@ -102,7 +102,7 @@ internal static class ChatReport
         var sample = misbehaved.Values.First().First().Result.Options;
         md.AppendLine($"C = {sample.Connections:N0} in rooms of {sample.RoomSize}: in every ten connections one joins and then never reads again (a 4 KB");
         md.AppendLine("receive buffer), one sends half a line and resets its connection when the lines start, and the other eight send");
-        md.AppendLine($"{sample.Lines:N0} lines each and check they get every line of the others that send. Medians of the runs; lost, misordered and");
+        md.AppendLine($"{sample.Lines:N0} lines of {sample.LineBytes:N0} bytes each and check they get every line of the others that send. Medians of the runs; lost, misordered and");
         md.AppendLine("errors are the sums over the runs; dropped is what the server counted as clients that stopped reading.");
         md.AppendLine();
         md.AppendLine($"| server | lines/s to the well-behaved | lost / misordered / errors | dropped (of {sample.Connections / 10} stalled) | peak resident set (MB) |");
