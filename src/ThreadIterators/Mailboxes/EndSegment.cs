@@ -26,8 +26,8 @@ namespace ThreadIterators;
 internal sealed class EndSegment<T> : MailboxSegment<T>
 {
     /// <summary>Creates the end of a mailbox completed with <paramref name="error"/> (null for none).</summary>
-    internal EndSegment(Exception? error, int bound, WaiterQueue? room)
-        : base(1, bound, room)
+    internal EndSegment(Exception? error, int bound, WaiterQueue? room, int capacity)
+        : base(1, bound, room, capacity)
     {
         Error = error;
         TailWord = Frozen;

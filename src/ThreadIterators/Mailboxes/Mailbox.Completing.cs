@@ -43,7 +43,7 @@ public sealed partial class Mailbox<T>
             {
                 // Never sent to: the end is the first segment. Only one swap succeeds, the first send's or this one,
                 // and only its maker sets _head; a receiver that sees the segment first waits for that.
-                var first = new EndSegment<T>(error, FirstSegmentSlots, room: null);
+                var first = new EndSegment<T>(error, FirstSegmentSlots, room: null, capacity: 0);
                 if (Interlocked.CompareExchange(ref _tail, first, tail) != tail)
                 {
                     continue;
@@ -72,7 +72,7 @@ public sealed partial class Mailbox<T>
                     continue;
                 }
 
-                var end = new EndSegment<T>(error, tail.Bound, tail.Room);
+                var end = new EndSegment<T>(error, tail.Bound, tail.Room, tail.Capacity);
                 Volatile.Write(ref tail.Next, end);
                 var tailBase = tail.Base;
                 Volatile.Write(ref _tail, end);

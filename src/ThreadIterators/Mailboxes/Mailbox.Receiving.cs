@@ -211,13 +211,19 @@ public sealed partial class Mailbox<T>
                     AssertHeadBehindTail(segment);
                     if (segment.Room is { } room)
                     {
+                        // A take from a segment a growth left behind (no longer the tail) frees no slot of its own:
+                        // the room goes to the segment linked after it, whose slots were held back for the messages
+                        // still queued here. (Asked of the tail, which the receiver's line holds, rather than of the
+                        // segment's word, which every send swaps.)
+                        var opened = Volatile.Read(ref _tail) != segment ? OpenAhead(segment) : 0;
+
                         // Store-load fence, bounded mailboxes only: the freed slot must be visible before the count
                         // of waiting senders is read, or a sender that queued just then and saw the slot still full
                         // would wait until this receiver's next take or park, which may never come.
                         Interlocked.MemoryBarrier();
                         if (room.Count != 0)
                         {
-                            ReleaseRoom(room, segment);
+                            ReleaseRoom(room, segment, opened);
                         }
                     }
                     else if (segment.SlotCount >= ShrinkFrom && !segment.HoldsMessageAt(position + 1))
@@ -261,13 +267,22 @@ public sealed partial class Mailbox<T>
                 // The growth that linked the next segment sets the same count after its freeze; whichever comes
                 // first, the receiver's side of Count needs it now.
                 Volatile.Write(ref next.Base, drained.Base + position);
-                _head = segment = next;
+                // The position first: a sender that reads the head and then the position (a bounded mailbox's growth,
+                // see NextBoundedSegment; Count) then never pairs this head with the last one's position, which would
+                // count more taken than there are.
                 _headPosition = 0;
-                // Unless it is a bounded mailbox's one segment, drained up to the completion: its size and capacity
-                // are that mailbox's own, not the pool's.
+                Volatile.Write(ref _head, next);
+                segment = next;
                 if (drained.Room is null)
                 {
                     SegmentPool<T>.Return(drained);
+                }
+                else if (next.Unopened != next.Bound)
+                {
+                    // A bounded mailbox's segment carries its capacity and room, so it is not the pool's. The next one
+                    // was linked with only some slots free, so that the messages queued before it would not push the
+                    // mailbox past its capacity; every one of them is taken now.
+                    OpenBounded(next);
                 }
             }
         }
@@ -476,11 +491,79 @@ public sealed partial class Mailbox<T>
     }
 
     /// <summary>
-    /// Wakes waiting senders once a quarter of a bounded mailbox is free, or all of it. Receiver only, right after a take.
+    /// Frees the slots a bounded mailbox's segment was linked without, now that the receiver has reached it, and wakes
+    /// the senders that waited for them. Receiver only.
     /// </summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private void ReleaseRoom(WaiterQueue room, MailboxSegment<T> segment)
+    private static void OpenBounded(MailboxSegment<T> segment)
     {
+        var opened = segment.Open();
+
+        // Store-load fence, as after a take: a sender that found these slots closed and queued is seen here, or sees them free.
+        Interlocked.MemoryBarrier();
+        if (segment.Room!.Count != 0)
+        {
+            segment.Room.Release(opened);
+        }
+    }
+
+    /// <summary>
+    /// After a take from a bounded mailbox's frozen segment (<paramref name="head"/>), opens as many of the held-back
+    /// slots of the first unfrozen segment behind it as the capacity now allows, and returns how many it opened.
+    /// Receiver only.
+    /// </summary>
+    /// <remarks>
+    /// The growth that linked a segment left closed the slots that the messages then possibly queued before it might
+    /// still need (see <c>NextBoundedSegment</c>). Here the receiver knows exactly how many are queued before that
+    /// segment (the frozen segments' final counts, less what it has taken), so it sets the open slots to exactly
+    /// what the capacity leaves for it. Only the receiver opens slots once a segment is linked, and it computes the
+    /// target afresh each time rather than counting, so a take the growth already allowed for is never given twice.
+    /// </remarks>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private int OpenAhead(MailboxSegment<T> head)
+    {
+        // The messages queued before the segment to open: the frozen segments' final counts, less the head's taken ones.
+        long queuedBefore = -_headPosition;
+        var segment = head;
+        while (true)
+        {
+            var word = Volatile.Read(ref segment.TailWord);
+            if ((word & MailboxSegment<T>.Frozen) == 0)
+            {
+                break;
+            }
+
+            // Frozen: its count is final, and its successor is linked (before the freeze), unless it is the end.
+            queuedBefore += MailboxSegment<T>.PositionOf(word);
+            if (Volatile.Read(ref segment.Next) is not { } next)
+            {
+                return 0;
+            }
+
+            segment = next;
+        }
+
+        return segment.OpenUpTo((int)Math.Min(segment.Capacity - queuedBefore, segment.Bound));
+    }
+
+    /// <summary>
+    /// Wakes waiting senders once a quarter of a bounded mailbox is free, or all of it. Receiver only, right after a take
+    /// that opened <paramref name="opened"/> slots in a segment ahead of it.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void ReleaseRoom(WaiterQueue room, MailboxSegment<T> segment, int opened)
+    {
+        if (Volatile.Read(ref _tail) != segment)
+        {
+            // Still draining segments a growth left behind: what this take freed is what it opened ahead.
+            if (opened > 0)
+            {
+                room.Release(opened);
+            }
+
+            return;
+        }
+
         var depth = MailboxSegment<T>.PositionOf(Volatile.Read(ref segment.TailWord)) - _headPosition;
         var free = segment.Bound - depth;
         if (free >= room.ReleaseAt || depth <= 0)

@@ -1,4 +1,5 @@
 using System;
+using System.Numerics;
 using System.Runtime.CompilerServices;
 using System.Threading;
 
@@ -32,7 +33,8 @@ public sealed partial class Mailbox<T>
     {
         var context = OsThreadContext.Current;
         context.Worker?.CountSend();
-        switch (_tail!.TryAppend(message, ref _tail))
+        var tail = Volatile.Read(ref _tail)!;
+        switch (tail.TryAppend(message, ref _tail))
         {
             case MailboxSegment<T>.Appended:
                 return true;
@@ -40,11 +42,62 @@ public sealed partial class Mailbox<T>
                 WakeReceiver(context);
                 return true;
             default:
-                // Full, or completed: a bounded mailbox's tail changes only to its end segment, which is frozen (or
-                // this read the segment before, now stale or frozen). The caller tells the two apart by IsCompleted.
-                return false;
+                return TryAddSlow(message, tail, context);
         }
     }
+
+    /// <summary>
+    /// A bounded send that found no room in the segment it read: grows a full segment that is not yet the last size,
+    /// reads a tail that moved on, and returns false if the mailbox is full or completed (the caller tells the two
+    /// apart by IsCompleted). A wake-up owed for the park mark a growth's freeze took is given either way.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private bool TryAddSlow(T message, MailboxSegment<T> tail, OsThreadContext context)
+    {
+        var wake = false;
+        var added = false;
+        while (true)
+        {
+            var word = Volatile.Read(ref tail.TailWord);
+            if (Volatile.Read(ref _tail) != tail)
+            {
+                // Grown or completed since it was read.
+                tail = Volatile.Read(ref _tail)!;
+            }
+            else if ((word & MailboxSegment<T>.Frozen) != 0
+                || tail.SlotCount == LastBoundedSlots(tail.Capacity)
+                || MailboxSegment<T>.PositionOf(word) < tail.SlotCount)
+            {
+                // The end segment of a completed mailbox; or the last size, holding the capacity; or a segment whose
+                // slots past Unopened wait for the receiver to reach it: full for now either way.
+                break;
+            }
+            else
+            {
+                // The segment holds as many messages as it has slots, fewer than the capacity: link a larger one.
+                wake |= Grow(tail);
+                tail = Volatile.Read(ref _tail)!;
+            }
+
+            var appended = tail.TryAppend(message, ref _tail);
+            if (appended is MailboxSegment<T>.Appended or MailboxSegment<T>.AppendedToParked)
+            {
+                wake |= appended == MailboxSegment<T>.AppendedToParked;
+                added = true;
+                break;
+            }
+        }
+
+        if (wake)
+        {
+            WakeReceiver(context);
+        }
+
+        return added;
+    }
+
+    /// <summary>The slots of a bounded mailbox's last segment: its capacity rounded up to a power of two, and at least two (with one, a full slot's sequence, position + 1, would read as free for the next position).</summary>
+    private static int LastBoundedSlots(int capacity) => (int)BitOperations.RoundUpToPowerOf2((uint)Math.Max(2, capacity));
 
     /// <summary>Gets a value indicating whether a bounded mailbox's next slot is free; a look for a waiting sender.</summary>
     bool IBoundedTarget<T>.HasRoom() => _tail!.HasRoom();
@@ -204,13 +257,14 @@ public sealed partial class Mailbox<T>
         }
 
         // Allocating and initialising up to 65,536 slots happens outside the lock, so senders waiting for the tail to
-        // change wait only for the few stores below.
+        // change wait only for the few stores below. (A bounded mailbox's segment is made under it: it depends on
+        // the full one's base, and such a mailbox grows a few times in its life.)
         if (Volatile.Read(ref _tail) != full)
         {
             return false;
         }
 
-        var next = SegmentPool<T>.Rent(Math.Min(full.SlotCount * Growth, MaxSegmentSlots));
+        var next = full.Room is null ? SegmentPool<T>.Rent(Math.Min(full.SlotCount * Growth, MaxSegmentSlots)) : null;
 
         // The segment is internal, so nothing else can lock it; growth is rare enough for a lock.
         lock (full)
@@ -219,6 +273,7 @@ public sealed partial class Mailbox<T>
             // segment taken from the pool may already be another mailbox's tail.
             if (Volatile.Read(ref _tail) == full)
             {
+                next ??= NextBoundedSegment(full);
                 // The new tail's lock too (older segment first, so no two growths wait on each other): until its
                 // Base is set below, nobody may grow or shrink it.
                 lock (next)
@@ -245,7 +300,34 @@ public sealed partial class Mailbox<T>
             }
         }
 
-        SegmentPool<T>.Return(next);
+        if (next is not null)
+        {
+            SegmentPool<T>.Return(next);
+        }
+
         return false;
+    }
+
+    /// <summary>
+    /// Makes the segment a bounded mailbox grows into behind <paramref name="full"/>: four times larger, up to the last
+    /// size, with only as many slots free as the capacity allows while messages may still be queued before it.
+    /// Under <paramref name="full"/>'s lock, with it still the tail, so its base is set.
+    /// </summary>
+    private MailboxSegment<T> NextBoundedSegment(MailboxSegment<T> full)
+    {
+        var capacity = full.Capacity;
+        var slots = Math.Min(full.SlotCount * Growth, LastBoundedSlots(capacity));
+
+        // Until the receiver reaches the new segment, the messages queued before it are at most those appended before
+        // the full segment less those the receiver has surely taken (none, if it is in the full one), plus the full
+        // segment's own, of which it never holds more than its bound, though the receiver may free and senders refill
+        // its slots until the freeze. Taken: the head's base and the receiver's position in it, read in that order (the receiver sets the
+        // position before it moves the head), so a stale read counts fewer, never more. With no take under way this
+        // is exact; otherwise the receiver's next take opens what it held back (OpenAhead), and its arrival all of it.
+        var head = Volatile.Read(ref _head)!;
+        var taken = Volatile.Read(ref head.Base) + Volatile.Read(ref _headPosition);
+        var queued = Math.Max(0, full.Base - taken) + full.Bound;
+        var free = (int)Math.Max(0, capacity - queued);
+        return new MailboxSegment<T>(slots, Math.Min(slots, capacity), full.Room, capacity, free);
     }
 }

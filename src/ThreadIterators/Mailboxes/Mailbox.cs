@@ -1,7 +1,6 @@
 using System;
 using System.Diagnostics;
 using System.Diagnostics.CodeAnalysis;
-using System.Numerics;
 using System.Runtime.CompilerServices;
 using System.Threading;
 using System.Threading.Channels;
@@ -134,7 +133,11 @@ public sealed partial class Mailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
     /// <summary>Initializes a new, empty mailbox that holds at most <paramref name="capacity"/> messages.</summary>
     /// <param name="capacity">The most messages the mailbox holds, from 1 to 1,048,576.</param>
     /// <param name="name">An optional name that exceptions and the debugger show.</param>
-    /// <remarks>The slots are allocated here: the capacity rounded up to a power of two, at least.</remarks>
+    /// <remarks>
+    /// The slots are allocated as messages queue, as an unbounded mailbox's are: a few at first, then rings four times
+    /// larger as senders fill them, up to the capacity rounded up to a power of two. A bounded mailbox keeps its
+    /// largest ring once it has one.
+    /// </remarks>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="capacity"/> is below 1 or above 1,048,576.</exception>
     public Mailbox(int capacity, string? name = null)
         : this(name)
@@ -147,25 +150,24 @@ public sealed partial class Mailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
                 $"A bounded mailbox holds from 1 to {MaxBoundedCapacity:N0} messages; for more, use an unbounded mailbox with a {nameof(CreditWindow)}.");
         }
 
-        // The one segment, for good: a bounded mailbox never grows, shrinks or pools its slots, and its receiver
-        // never waits for a first segment. At least two slots: with one, a full slot's sequence (position + 1) would
-        // read as free for the next position.
-        var segment = new MailboxSegment<T>(
-            (int)BitOperations.RoundUpToPowerOf2((uint)Math.Max(2, capacity)),
-            capacity,
-            new WaiterQueue(releaseAt: Math.Max(1, capacity / 4)));
+        // The first segment, made here so that the receiver never waits for one. Its segments grow as an unbounded
+        // mailbox's do, up to the last size, but never shrink or go to the pool: each carries the mailbox's capacity
+        // and its queue of waiting senders.
+        var room = new WaiterQueue(releaseAt: Math.Max(1, capacity / 4));
+        var slots = Math.Min(FirstSegmentSlots, LastBoundedSlots(capacity));
+        var segment = new MailboxSegment<T>(slots, Math.Min(slots, capacity), room, capacity);
         _tail = segment;
         _head = segment;
     }
 
-    /// <summary>The largest capacity of a bounded mailbox, whose slots are allocated up front.</summary>
+    /// <summary>The largest capacity of a bounded mailbox.</summary>
     internal const int MaxBoundedCapacity = 1 << 20;
 
     /// <summary>Gets the name given at construction, if any.</summary>
     public string? Name { get; }
 
     /// <summary>Gets the most messages the mailbox holds, or null if it is unbounded.</summary>
-    public int? Capacity => Room is null ? null : _head!.Bound;
+    public int? Capacity => Room is null ? null : _tail!.Capacity;
 
     /// <summary>
     /// Gets the number of messages in the mailbox: a snapshot, exact when the receiver reads it while no send is under
@@ -191,7 +193,7 @@ public sealed partial class Mailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
         }
     }
 
-    /// <summary>Gets the senders waiting for room; null for an unbounded mailbox. Any thread: a bounded mailbox's tail never changes.</summary>
+    /// <summary>Gets the senders waiting for room; null for an unbounded mailbox. Any thread: each of a bounded mailbox's segments has the one queue.</summary>
     private WaiterQueue? Room => Volatile.Read(ref _tail)?.Room;
 
     /// <summary>Gets a value indicating whether the receiver is parked on an empty mailbox; for tests.</summary>

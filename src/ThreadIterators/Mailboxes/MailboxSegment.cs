@@ -1,3 +1,4 @@
+using System;
 using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using System.Threading;
@@ -18,12 +19,18 @@ namespace ThreadIterators;
 /// <c>p + SlotCount</c> once the receiver took it. Positions count from zero in every segment.
 /// </para>
 /// <para>
-/// A bounded mailbox's one segment may hold fewer messages than it has slots (<see cref="Bound"/>, its capacity, is
+/// A bounded mailbox's last segment may hold fewer messages than it has slots (<see cref="Bound"/>, its capacity, is
 /// then below the slot count, a power of two). Taking the message at position <c>p</c> then frees the slot of
 /// position <c>p + Bound</c> rather than the taken slot itself, which waits until the receiver takes
 /// <c>p + SlotCount - Bound</c>. So at most <see cref="Bound"/> slots are ever free or full ahead of the receiver, and
 /// a send still costs one compare-and-swap. For every other segment <see cref="Bound"/> is the slot count and the
 /// receiver frees the slot it took.
+/// </para>
+/// <para>
+/// A bounded mailbox's segment linked behind a full one may start with only its first <see cref="Unopened"/> slots
+/// free, so that the messages still queued in the segments before it and those it takes never exceed the
+/// capacity; the receiver frees the rest when it reaches the segment, once everything before it has been taken
+/// (<see cref="Open"/>).
 /// </para>
 /// <para>
 /// <see cref="TailWord"/> packs the next append position with two flags, so that one compare-and-swap both reserves
@@ -92,25 +99,42 @@ internal class MailboxSegment<T>
     {
     }
 
-    /// <summary>Creates a segment of <paramref name="slotCount"/> slots (a power of two) that holds at most <paramref name="bound"/> messages.</summary>
-    internal MailboxSegment(int slotCount, int bound, WaiterQueue? room = null)
+    /// <summary>
+    /// Creates a segment of <paramref name="slotCount"/> slots (a power of two) that holds at most
+    /// <paramref name="bound"/> messages, of which the first <paramref name="free"/> (all, by default) may be appended
+    /// before the receiver opens the rest; for a bounded mailbox of <paramref name="capacity"/> messages, with its
+    /// queue of waiting senders <paramref name="room"/>.
+    /// </summary>
+    internal MailboxSegment(int slotCount, int bound, WaiterQueue? room = null, int capacity = 0, int free = int.MaxValue)
     {
         Slots = new Slot[slotCount];
         Bound = bound;
         Room = room;
+        Capacity = capacity;
+        Unopened = Math.Min(free, bound);
         for (var i = 0; i < Slots.Length; i++)
         {
-            // Slots past the bound start out as if freed for a lap before position 0: neither free nor full.
-            Slots[i].Sequence = i < bound ? i : i - slotCount;
+            // Slots past the free ones start out as if freed for a lap before position 0: neither free nor full.
+            Slots[i].Sequence = i < Unopened ? i : i - slotCount;
         }
     }
 
     /// <summary>The most messages the segment holds at once: the slot count, or a bounded mailbox's capacity.</summary>
     internal readonly int Bound;
 
+    /// <summary>A bounded mailbox's capacity, in each of its segments; 0 in an unbounded mailbox's.</summary>
+    internal readonly int Capacity;
+
     /// <summary>
-    /// A bounded mailbox's senders waiting for room; null in every other segment. Kept here rather than in the
-    /// mailbox, whose every byte each parked thread pays for: a bounded mailbox has this one segment for good.
+    /// The first slot, below <see cref="Bound"/>, that is neither free nor full until the receiver reaches the segment
+    /// and opens it (<see cref="Open"/>); <see cref="Bound"/> once every slot is in play. Receiver only, but for the
+    /// constructor.
+    /// </summary>
+    internal int Unopened;
+
+    /// <summary>
+    /// A bounded mailbox's senders waiting for room, shared by all its segments; null in an unbounded mailbox's.
+    /// Kept here rather than in the mailbox, whose every byte each parked thread pays for.
     /// </summary>
     internal readonly WaiterQueue? Room;
 
@@ -227,6 +251,34 @@ internal class MailboxSegment<T>
         var word = Volatile.Read(ref TailWord);
         var position = PositionOf(word);
         return Volatile.Read(ref Slots[position & (Slots.Length - 1)].Sequence) - position >= 0;
+    }
+
+    /// <summary>
+    /// Frees the slots a bounded mailbox's segment was linked without (<see cref="Unopened"/>), now that the receiver
+    /// has taken every message before the segment; returns how many. Receiver only, when it moves on to the segment
+    /// and before it takes from it, so no sender has used those slots and no take has freed them.
+    /// </summary>
+    internal int Open() => OpenUpTo(Bound);
+
+    /// <summary>
+    /// Frees the held-back slots below <paramref name="end"/> (<see cref="Open"/> frees all of them); returns how
+    /// many. Receiver only, for a segment it has not reached: no sender has used those slots, and no take freed them.
+    /// </summary>
+    internal int OpenUpTo(int end)
+    {
+        var start = Unopened;
+        if (end <= start)
+        {
+            return 0;
+        }
+
+        for (var i = start; i < end; i++)
+        {
+            Volatile.Write(ref Slots[i].Sequence, i);
+        }
+
+        Unopened = end;
+        return end - start;
     }
 
     /// <summary>

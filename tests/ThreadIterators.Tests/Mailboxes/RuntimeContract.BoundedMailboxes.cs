@@ -14,9 +14,12 @@ public abstract partial class RuntimeContract
 
     [Theory]
     [InlineData(1)]
+    [InlineData(4)]
     [InlineData(5)]
     [InlineData(16)]
+    [InlineData(17)]
     [InlineData(1000)]
+    [InlineData(1025)]
     public void TrySend_Bounded_TakesExactlyCapacityMessages_ThenOneMorePerTake(int capacity)
     {
         var inbox = new Mailbox<int>(capacity, "bounded");
@@ -201,6 +204,85 @@ public abstract partial class RuntimeContract
                 cleanedUp = true;
             }
         }
+    }
+
+    [Theory]
+    [InlineData(5)]
+    [InlineData(17)]
+    [InlineData(100)]
+    [InlineData(1000)]
+    public void TrySend_Bounded_TakesBetweenGrowths_FillsToExactlyCapacity_EveryMessageInOrder(int capacity)
+    {
+        // The slots grow as messages queue (4, 16, 64, ... up to the capacity); a growth holds back the slots that
+        // messages still queued before it may need, and each take from behind it gives one back. Whatever takes
+        // come between the growths, a full mailbox holds exactly the capacity, and messages come out in order.
+        var inbox = new Mailbox<int>(capacity, "bounded");
+        var random = new Random(capacity);
+        var sent = 0;
+        var next = 0;
+        var fills = 0;
+        Run(FillAndTake());
+        Assert.True(fills >= 20, $"only {fills} fills");
+
+        IEnumerable<Event> FillAndTake()
+        {
+            for (var step = 0; step < 60; step++)
+            {
+                // Send a few, take a few, then fill to the brim.
+                for (var i = random.Next(0, 6); i > 0 && inbox.TrySend(sent); i--)
+                {
+                    sent++;
+                }
+
+                Take(random.Next(0, 4));
+                while (inbox.TrySend(sent))
+                {
+                    sent++;
+                }
+
+                Assert.Equal(capacity, sent - next);
+                Assert.Equal(capacity, inbox.Count);
+                fills++;
+
+                // Take a random share, sometimes all of it, so that the next fill starts from a small ring or a large one.
+                Take(random.Next(4) == 0 ? capacity : random.Next(1, capacity + 1));
+                yield return Event.Yield;
+            }
+
+            Take(capacity);
+            Assert.Equal(sent, next);
+        }
+
+        void Take(int count)
+        {
+            for (var i = 0; i < count && inbox.TryRecv(out var message); i++)
+            {
+                Assert.Equal(next++, message);
+            }
+        }
+    }
+
+    [Fact]
+    public void Bounded_LargeCapacity_AllocatesSlotsAsMessagesQueue_NotUpFront()
+    {
+        // A bounded mailbox once allocated its whole capacity's slots when made (16 KB for 1,024 references).
+        var before = GC.GetAllocatedBytesForCurrentThread();
+        var inbox = new Mailbox<string>(1024, "outbox");
+        var made = GC.GetAllocatedBytesForCurrentThread() - before;
+        Assert.True(made < 1024, $"a bounded mailbox of 1,024 took {made} bytes before its first message");
+        Assert.True(inbox.TrySend("one"));
+        Assert.Equal(1024, inbox.Capacity);
+
+        // Filling it grows the ring to the capacity rounded up, no further.
+        before = GC.GetAllocatedBytesForCurrentThread();
+        for (var i = 1; i < 1024; i++)
+        {
+            Assert.True(inbox.TrySend("more"));
+        }
+
+        var grown = GC.GetAllocatedBytesForCurrentThread() - before;
+        Assert.False(inbox.TrySend("one too many"));
+        Assert.InRange(grown, 16 * 1024, 2 * 16 * 1024);
     }
 
     [Fact]
