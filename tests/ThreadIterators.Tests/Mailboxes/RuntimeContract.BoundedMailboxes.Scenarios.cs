@@ -11,10 +11,12 @@ namespace ThreadIterators.Tests;
 // small and tests/ThreadIterators.StressTests, which compiles this file too, runs it at stress sizes.
 public abstract partial class RuntimeContract
 {
-    /// <summary>Two green threads, a blocked OS thread and <c>SendAsync</c> each send <paramref name="perSender"/> numbered messages into a mailbox of 16.</summary>
-    private async Task BoundedGreenOsAndAsyncSenders(int perSender)
+    /// <summary>
+    /// Two green threads, a blocked OS thread and <c>SendAsync</c> each send <paramref name="perSender"/> numbered
+    /// messages into a mailbox of <paramref name="capacity"/> (which grows its slots on the way: 4, 16, ...).
+    /// </summary>
+    private async Task BoundedGreenOsAndAsyncSenders(int perSender, int capacity = 16)
     {
-        const int capacity = 16;
         const int green = 2;
         const int senders = green + 2;
         var inbox = new Mailbox<long>(capacity, "bounded");

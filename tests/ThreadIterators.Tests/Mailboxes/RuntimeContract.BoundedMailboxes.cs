@@ -80,6 +80,19 @@ public abstract partial class RuntimeContract
     [Fact]
     public Task Bounded_GreenOsAndAsyncSenders_EveryMessageOnceInPerSenderOrder_DepthNeverAboveCapacity() => BoundedGreenOsAndAsyncSenders(perSender: 2_000);
 
+    [Theory]
+    [InlineData(5)]
+    [InlineData(100)]
+    [InlineData(1000)]
+    public async Task Bounded_GrowingWhileSendersRace_EveryMessageOnceInPerSenderOrder_DepthNeverAboveCapacity(int capacity)
+    {
+        // Fresh mailboxes, so that each round grows its slots again while four senders race the receiver.
+        for (var round = 0; round < 5; round++)
+        {
+            await BoundedGreenOsAndAsyncSenders(perSender: 500, capacity);
+        }
+    }
+
     [Fact]
     public void Send_BoundedFromGreenThread_FaultsNamingThreadAndMailbox()
     {
