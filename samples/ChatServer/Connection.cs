@@ -1,7 +1,7 @@
 using System;
+using System.Buffers;
 using System.Collections.Generic;
 using System.Net.Sockets;
-using System.Text;
 using System.Threading;
 
 namespace ThreadIterators.Samples.Chat;
@@ -13,9 +13,6 @@ namespace ThreadIterators.Samples.Chat;
 /// </summary>
 internal sealed class Connection
 {
-    /// <summary>How many bytes of waiting lines the writer gathers into one send.</summary>
-    private const int SendBatchBytes = 16 * 1024;
-
     private readonly ChatServer _server;
     private readonly Socket _socket;
 
@@ -55,7 +52,8 @@ internal sealed class Connection
         var options = _server.Options;
 
         // A line of the longest length, with "\r\n", fits; a buffer filled without a newline is too long a line.
-        var buffer = new byte[options.MaxLineBytes + 2];
+        var size = options.MaxLineBytes + 2;
+        byte[]? buffer = null;
         var filled = 0;
         var read = new TaskEvent<int>();
         var timedRead = read.WithTimeout(options.IdleTimeout);
@@ -65,7 +63,9 @@ internal sealed class Connection
             Say($"/hello {Id}");
             while (true)
             {
-                if (!TryStart(read, buffer.AsMemory(filled), receive: true))
+                // Between lines, wait for bytes with a read of none, and borrow a buffer only once they are there, so
+                // that an idle client holds none.
+                if (!TryStart(read, buffer is null ? Memory<byte>.Empty : buffer.AsMemory(filled, size - filled), receive: true))
                 {
                     yield break;
                 }
@@ -79,6 +79,12 @@ internal sealed class Connection
                 }
 
                 var received = BytesOf(read);
+                if (buffer is null)
+                {
+                    buffer = ArrayPool<byte>.Shared.Rent(size);
+                    continue;
+                }
+
                 if (received <= 0)
                 {
                     yield break;
@@ -86,12 +92,8 @@ internal sealed class Connection
 
                 filled += received;
                 var start = 0;
-                int end;
-                while ((end = Array.IndexOf(buffer, (byte)'\n', start, filled - start)) >= 0)
+                while (Lines.TryTake(buffer, ref start, filled, out var line))
                 {
-                    var length = end > start && buffer[end - 1] == '\r' ? end - start - 1 : end - start;
-                    var line = Encoding.UTF8.GetString(buffer, start, length);
-                    start = end + 1;
                     _server.Counters.LineIn();
                     if (!Handle(line, ref room))
                     {
@@ -100,17 +102,20 @@ internal sealed class Connection
                 }
 
                 filled -= start;
-                if (filled == buffer.Length)
+                if (filled == size)
                 {
                     Say($"/bye line longer than {options.MaxLineBytes} bytes");
                     yield break;
                 }
 
                 Buffer.BlockCopy(buffer, start, buffer, 0, filled);
+                Lines.ReturnIfEmpty(ref buffer, filled);
             }
         }
         finally
         {
+            Lines.ReturnIfEmpty(ref buffer, 0);
+
             // The writer sends what is queued (a goodbye, perhaps), then closes the socket. Completed before the leave,
             // so that nothing the room says afterwards follows the goodbye.
             _outbox.TryComplete();
@@ -140,24 +145,25 @@ internal sealed class Connection
     /// <summary>Writes the outbox's lines, many per send; closes the socket when done.</summary>
     private IEnumerable<Event> Drain()
     {
-        var buffer = new byte[SendBatchBytes];
+        byte[]? buffer = null;
         var send = new TaskEvent<int>();
         var next = _outbox.Recv();
         try
         {
             while (true)
             {
+                Lines.ReturnIfEmpty(ref buffer, 0);
                 yield return next;
                 if (next.IsCompleted)
                 {
                     yield break;
                 }
 
-                var length = Append(ref buffer, 0, next.Value);
+                var length = Lines.Append(ref buffer, 0, next.Value);
                 var lines = 1;
-                while (length < SendBatchBytes && _outbox.TryRecv(out var more))
+                while (length < Lines.SendBatchBytes && _outbox.TryRecv(out var more))
                 {
-                    length = Append(ref buffer, length, more);
+                    length = Lines.Append(ref buffer, length, more);
                     lines++;
                 }
 
@@ -183,6 +189,7 @@ internal sealed class Connection
         }
         finally
         {
+            Lines.ReturnIfEmpty(ref buffer, 0);
             Close();
         }
     }
@@ -211,19 +218,6 @@ internal sealed class Connection
 
     /// <inheritdoc/>
     public override string ToString() => $"connection {Id}";
-
-    private static int Append(ref byte[] buffer, int length, string line)
-    {
-        var needed = length + Encoding.UTF8.GetMaxByteCount(line.Length) + 1;
-        if (needed > buffer.Length)
-        {
-            Array.Resize(ref buffer, Math.Max(needed, buffer.Length * 2));
-        }
-
-        length += Encoding.UTF8.GetBytes(line, 0, line.Length, buffer, length);
-        buffer[length] = (byte)'\n';
-        return length + 1;
-    }
 
     /// <summary>The bytes a finished receive or send moved: 0 when the client went away or the socket was closed.</summary>
     private static int BytesOf(TaskEvent<int> wait)

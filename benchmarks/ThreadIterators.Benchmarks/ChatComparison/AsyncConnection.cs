@@ -1,6 +1,6 @@
 using System;
+using System.Buffers;
 using System.Net.Sockets;
-using System.Text;
 using System.Threading;
 using System.Threading.Channels;
 using System.Threading.Tasks;
@@ -14,9 +14,6 @@ namespace ThreadIterators.Benchmarks.ChatComparison;
 /// </summary>
 internal sealed class AsyncConnection
 {
-    /// <summary>How many bytes of waiting lines the writer gathers into one send.</summary>
-    private const int SendBatchBytes = 16 * 1024;
-
     private readonly AsyncChatServer _server;
     private readonly Socket _socket;
 
@@ -102,26 +99,14 @@ internal sealed class AsyncConnection
     /// <inheritdoc/>
     public override string ToString() => $"connection {Id}";
 
-    private static int Append(ref byte[] buffer, int length, string line)
-    {
-        var needed = length + Encoding.UTF8.GetMaxByteCount(line.Length) + 1;
-        if (needed > buffer.Length)
-        {
-            Array.Resize(ref buffer, Math.Max(needed, buffer.Length * 2));
-        }
-
-        length += Encoding.UTF8.GetBytes(line, 0, line.Length, buffer, length);
-        buffer[length] = (byte)'\n';
-        return length + 1;
-    }
-
     /// <summary>Reads lines until the client quits, goes quiet for the idle timeout, sends too long a line or goes away.</summary>
     private async Task ServeAsync()
     {
         var options = _server.Options;
 
         // A line of the longest length, with "\r\n", fits; a buffer filled without a newline is too long a line.
-        var buffer = new byte[options.MaxLineBytes + 2];
+        var size = options.MaxLineBytes + 2;
+        byte[]? buffer = null;
         var filled = 0;
         using var idle = new CancellationTokenSource(Timeout.InfiniteTimeSpan, options.TimeProvider);
         try
@@ -138,7 +123,15 @@ internal sealed class AsyncConnection
                 int received;
                 try
                 {
-                    received = await _socket.ReceiveAsync(buffer.AsMemory(filled), SocketFlags.None, idle.Token);
+                    // Between lines, wait for bytes with a read of none, and borrow a buffer only once they are there,
+                    // so that an idle client holds none.
+                    if (buffer is null)
+                    {
+                        await _socket.ReceiveAsync(Memory<byte>.Empty, SocketFlags.None, idle.Token);
+                        buffer = ArrayPool<byte>.Shared.Rent(size);
+                    }
+
+                    received = await _socket.ReceiveAsync(buffer.AsMemory(filled, size - filled), SocketFlags.None, idle.Token);
                 }
                 catch (OperationCanceledException) when (idle.IsCancellationRequested)
                 {
@@ -158,12 +151,8 @@ internal sealed class AsyncConnection
 
                 filled += received;
                 var start = 0;
-                int end;
-                while ((end = Array.IndexOf(buffer, (byte)'\n', start, filled - start)) >= 0)
+                while (Lines.TryTake(buffer, ref start, filled, out var line))
                 {
-                    var length = end > start && buffer[end - 1] == '\r' ? end - start - 1 : end - start;
-                    var line = Encoding.UTF8.GetString(buffer, start, length);
-                    start = end + 1;
                     _server.Counters.LineIn();
                     if (!Handle(line))
                     {
@@ -172,17 +161,20 @@ internal sealed class AsyncConnection
                 }
 
                 filled -= start;
-                if (filled == buffer.Length)
+                if (filled == size)
                 {
                     Say($"/bye line longer than {options.MaxLineBytes} bytes");
                     return;
                 }
 
                 Buffer.BlockCopy(buffer, start, buffer, 0, filled);
+                Lines.ReturnIfEmpty(ref buffer, filled);
             }
         }
         finally
         {
+            Lines.ReturnIfEmpty(ref buffer, 0);
+
             // The writer sends what is queued (a goodbye, perhaps), then closes the socket. Completed before the leave,
             // so that nothing the room says afterwards follows the goodbye.
             Volatile.Write(ref _outboxDone, 1);
@@ -197,7 +189,7 @@ internal sealed class AsyncConnection
     /// <summary>Writes what is said to the client, many lines per send, until the outbox ends or the client goes away; then closes the socket.</summary>
     private async Task WriteAsync()
     {
-        var buffer = new byte[SendBatchBytes];
+        byte[]? buffer = null;
         var reader = _outbox.Reader;
         try
         {
@@ -205,9 +197,9 @@ internal sealed class AsyncConnection
             {
                 var length = 0;
                 var lines = 0;
-                while (length < SendBatchBytes && reader.TryRead(out var line))
+                while (length < Lines.SendBatchBytes && reader.TryRead(out var line))
                 {
-                    length = Append(ref buffer, length, line);
+                    length = Lines.Append(ref buffer, length, line);
                     lines++;
                 }
 
@@ -232,10 +224,12 @@ internal sealed class AsyncConnection
                 }
 
                 _server.Counters.LinesWritten(lines);
+                Lines.ReturnIfEmpty(ref buffer, 0);
             }
         }
         finally
         {
+            Lines.ReturnIfEmpty(ref buffer, 0);
             Close();
         }
     }

@@ -143,6 +143,10 @@ internal static class ChatReport
         md.AppendLine($"| idle memory per connection at {largest:N0}: at most async's, at most a quarter of Erlang's | green / async {At("green", largest).IdleBytesPerConnection / At("async", largest).IdleBytesPerConnection:N2}, green / erlang {At("green", largest).IdleBytesPerConnection / At("erlang", largest).IdleBytesPerConnection:N2} | {YesNo(At("green", largest).IdleBytesPerConnection <= At("async", largest).IdleBytesPerConnection && 4 * At("green", largest).IdleBytesPerConnection <= At("erlang", largest).IdleBytesPerConnection)} |");
         var misbehavingClean = misbehaved.Values.All(runsOf => runsOf.All(m => m.Result.Lost == 0 && m.Result.Misordered == 0 && m.Result.ConnectionErrors == 0));
         md.AppendLine($"| misbehaving clients: no effect on the well-behaved clients' delivery, the server's memory bounded | lost, misordered and errors among the well-behaved over every server's runs: {misbehaved.Values.Sum(r => r.Sum(m => m.Result.Lost + m.Result.Misordered + m.Result.ConnectionErrors))}; peak resident sets in the table above | {YesNo(misbehavingClean)} (delivery); memory: see the table |");
+        var green = CodeLines("samples/ChatServer", "ChatServer.cs", "Connection.cs", "Room.cs", "RoomMessage.cs");
+        var async = CodeLines("benchmarks/ThreadIterators.Benchmarks/ChatComparison", "AsyncChatServer.cs", "AsyncConnection.cs", "AsyncRoom.cs", "AsyncRoomMessage.cs");
+        var erlang = CodeLines("benchmarks/erlang", "chat_server.erl");
+        md.AppendLine($"| code: the green server no longer than the async one | lines that are neither blank nor comments: green {green} (ChatServer, Connection, Room, RoomMessage), async {async} (AsyncChatServer, AsyncConnection, AsyncRoom, AsyncRoomMessage), erlang {erlang}; green / async {(double)green / async:N2}; the options, counters, message kinds and line cutting they share are in neither | {YesNo(green <= async)} |");
         md.AppendLine();
         var path = Path.Combine(output, FileName);
         File.WriteAllText(path, md.ToString());
@@ -197,4 +201,10 @@ internal static class ChatReport
     private static string Kb(ChatCompareResult r) => $"{r.IdleBytesPerConnection / 1024:N1} / {r.BusyBytesPerConnection / 1024:N1} ({r.PeakRss / (1024 * 1024):N0} MB)";
 
     private static string YesNo(bool met) => met ? "yes" : "no";
+
+    /// <summary>Counts the lines of <paramref name="files"/> in <paramref name="folder"/> that are neither blank nor comments (C#'s // and ///, Erlang's %).</summary>
+    private static int CodeLines(string folder, params string[] files) =>
+        files.Sum(file => File.ReadLines(Path.Combine(ErlangCommand.RepositoryRoot(), folder, file))
+            .Select(line => line.Trim())
+            .Count(line => line.Length > 0 && !line.StartsWith("//", StringComparison.Ordinal) && !line.StartsWith('%')));
 }
