@@ -508,9 +508,9 @@ public sealed partial class Mailbox<T>
     }
 
     /// <summary>
-    /// After a take from a bounded mailbox's frozen segment (<paramref name="head"/>), opens as many of the held-back
-    /// slots of the first unfrozen segment behind it as the capacity now allows, and returns how many it opened.
-    /// Receiver only.
+    /// After a take from a bounded mailbox's segment that is no longer the tail (<paramref name="head"/>), opens as many
+    /// of the held-back slots of the first unfrozen segment after it as the capacity now allows, and returns how many
+    /// it opened (none while the growth that moved the tail on has not frozen the head yet). Receiver only.
     /// </summary>
     /// <remarks>
     /// The growth that linked a segment left closed the slots that the messages then possibly queued before it might
