@@ -1,5 +1,4 @@
 using System;
-using System.Collections.Concurrent;
 using System.Collections.Generic;
 using System.Net;
 using System.Net.Sockets;
@@ -17,9 +16,6 @@ public sealed class ChatServer : IChatServer
 
     /// <summary>The rooms with members, by name; guarded by itself. Joins and leaves only, never a line.</summary>
     private readonly Dictionary<string, Room> _rooms = [];
-
-    /// <summary>Open connections, so that disposal can close them.</summary>
-    private readonly ConcurrentDictionary<Connection, byte> _open = new();
 
     private long _lastId;
 
@@ -44,16 +40,12 @@ public sealed class ChatServer : IChatServer
     /// <inheritdoc/>
     public int Port { get; }
 
-    /// <summary>Stops accepting, closes every connection and stops the green threads.</summary>
+    /// <summary>Stops the green threads, which closes every connection (each writer's finally block closes its socket), then stops listening.</summary>
     public void Dispose()
     {
-        _listener.Stop();
-        foreach (var connection in _open.Keys)
-        {
-            connection.Close();
-        }
-
+        // The scheduler knows every thread it runs, so no list of open connections is kept for this.
         _scheduler.Dispose();
+        _listener.Stop();
     }
 
     /// <summary>Puts <paramref name="connection"/> in room <paramref name="name"/>, starting the room if it has no members.</summary>
@@ -102,46 +94,29 @@ public sealed class ChatServer : IChatServer
             Console.Error.WriteLine($"{connection} failed: {failure.Message}");
         }
 
-        if (_open.TryRemove(connection, out _))
-        {
-            Counters.Closed();
-        }
+        Counters.Closed();
     }
 
     private IEnumerable<Event> Accept()
     {
+        // Runs until the scheduler's disposal stops it, before the listener is stopped.
         var accept = new TaskEvent<Socket>();
         while (true)
         {
-            try
-            {
-                accept.For(_listener.AcceptSocketAsync());
-            }
-            catch (ObjectDisposedException)
-            {
-                yield break;
-            }
-
-            yield return accept;
+            yield return accept.For(_listener.AcceptSocketAsync());
             Socket socket;
             try
             {
                 socket = accept.Result;
             }
-            catch (Exception e) when (e is SocketException or ObjectDisposedException)
+            catch (SocketException)
             {
-                // Stopped, or a connection reset before it was accepted.
-                if (!_listener.Server.IsBound)
-                {
-                    yield break;
-                }
-
+                // A connection reset before it was accepted.
                 continue;
             }
 
             socket.NoDelay = true;
             var connection = new Connection(this, socket, ++_lastId);
-            _open.TryAdd(connection, 0);
             Counters.Opened();
             var reader = _scheduler.Spawn(connection.Serve());
             _scheduler.Spawn(connection.Write(reader));

@@ -25,4 +25,8 @@ public sealed class AsyncChatServerTests
     [Fact]
     public Task ConnectionWhoseCodeFails_EndsAlone_TheRoomGoesOn() =>
         ChatProtocol.ConnectionWhoseCodeFails_EndsAlone_TheRoomGoesOn(o => new AsyncChatServer(o), ChatProtocol.Options());
+
+    [Fact]
+    public Task Dispose_ClosesEveryConnection() =>
+        ChatProtocol.Dispose_ClosesEveryConnection(o => new AsyncChatServer(o), ChatProtocol.Options());
 }

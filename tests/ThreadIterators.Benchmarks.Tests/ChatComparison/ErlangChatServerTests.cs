@@ -25,4 +25,8 @@ public sealed class ErlangChatServerTests(ErlangFixture erlang) : IClassFixture<
     [Fact]
     public Task ConnectionWhoseCodeFails_EndsAlone_TheRoomGoesOn() =>
         ChatProtocol.ConnectionWhoseCodeFails_EndsAlone_TheRoomGoesOn(o => ChatServerProcess.Erlang(erlang.Runtime, o), ChatProtocol.Options());
+
+    [Fact]
+    public Task Dispose_ClosesEveryConnection() =>
+        ChatProtocol.Dispose_ClosesEveryConnection(o => ChatServerProcess.Erlang(erlang.Runtime, o), ChatProtocol.Options());
 }

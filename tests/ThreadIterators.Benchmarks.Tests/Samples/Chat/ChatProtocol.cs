@@ -147,6 +147,41 @@ internal static class ChatProtocol
         Assert.Equal($"{a.Id} still here", await c.ReadLineAsync());
     }
 
+    /// <summary>Stopping the server closes every connection, idle or in a room, and no client is left waiting.</summary>
+    public static async Task Dispose_ClosesEveryConnection(Func<ChatOptions, IChatServer> start, ChatOptions options)
+    {
+        const int Connections = 40;
+        var server = start(options);
+        var disposed = false;
+        var clients = await Task.WhenAll(Enumerable.Range(0, Connections).Select(_ => ChatClient.ConnectAsync(server.Port)));
+        try
+        {
+            // Half of them in rooms, with a line said there; the rest idle.
+            await Task.WhenAll(clients.Take(Connections / 2).Select((client, i) => client.JoinAsync($"room {i % 2}")));
+            await clients[0].SendAsync("before the end");
+            await Task.WhenAll(clients.Skip(2).Take((Connections / 2) - 2).Where((_, i) => i % 2 == 0).Select(async c => Assert.Equal($"{clients[0].Id} before the end", await c.ReadLineAsync())));
+            server.Dispose();
+            disposed = true;
+            foreach (var client in clients)
+            {
+                // What was queued may still arrive; then the end, never a wait past the timeout.
+                while (await client.ReadLineAsync() is { } line)
+                {
+                    Assert.StartsWith($"{clients[0].Id} ", line, StringComparison.Ordinal);
+                }
+            }
+        }
+        finally
+        {
+            if (!disposed)
+            {
+                server.Dispose();
+            }
+
+            await DisposeAll(clients);
+        }
+    }
+
     private static (long Sender, string Text) ParseBroadcast(string line)
     {
         var space = line.IndexOf(' ', StringComparison.Ordinal);

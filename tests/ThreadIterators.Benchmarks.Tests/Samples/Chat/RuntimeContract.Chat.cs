@@ -25,4 +25,8 @@ public abstract partial class RuntimeContract
     [Fact]
     public Task Chat_ConnectionWhoseCodeFails_EndsAlone_TheRoomGoesOn() =>
         ChatProtocol.ConnectionWhoseCodeFails_EndsAlone_TheRoomGoesOn(o => new ChatServer(o), ChatProtocol.Options(WorkerCount, Policy));
+
+    [Fact]
+    public Task Chat_Dispose_ClosesEveryConnection() =>
+        ChatProtocol.Dispose_ClosesEveryConnection(o => new ChatServer(o), ChatProtocol.Options(WorkerCount, Policy));
 }
