@@ -15,7 +15,7 @@ namespace ThreadIterators.Benchmarks.ChatComparison;
 /// </summary>
 internal static class ChatCommand
 {
-    private const string ServerUsage = "usage: chat-server --impl green|async [--port P] [--workers W] [--idle SECONDS] [--outbound LINES]";
+    private const string ServerUsage = "usage: chat-server --impl green|async [--port P] [--workers W] [--idle SECONDS] [--outbound LINES] [--policy P]";
     private const string LoadUsage = "usage: chat-load --port P [--connections C] [--room-size R] [--lines L] [--rate LINES_PER_SECOND] [--window W] [--server-pid PID] [--line-bytes B] [--misbehaving true|false]";
 
     public static int Server(string[] args)
@@ -42,6 +42,9 @@ internal static class ChatCommand
                     break;
                 case "--outbound" when ok && value > 0:
                     options = options with { OutboundCapacity = value };
+                    break;
+                case "--policy" when Enum.TryParse<SchedulingPolicy>(text, ignoreCase: true, out var policy):
+                    options = options with { Policy = policy };
                     break;
                 default:
                     Console.Error.WriteLine($"bad argument '{args[i]} {text}'.\n{ServerUsage}");
@@ -153,6 +156,10 @@ internal static class ChatCommand
             json.WriteNumber("serverRssBusy", result.ServerRssBusy);
             json.WriteNumber("serverRssPeak", result.ServerRssPeak);
             json.WriteNumber("idleBytesPerConnection", result.IdleBytesPerConnection);
+            json.WriteNumber("serverCpuConnecting", result.ServerCpuConnecting);
+            json.WriteNumber("serverCpuDelivering", result.ServerCpuDelivering);
+            json.WriteNumber("cpuMicrosecondsPerConnection", result.CpuMicrosecondsPerConnection);
+            json.WriteNumber("cpuMicrosecondsPerLine", result.CpuMicrosecondsPerLine);
             json.WriteNumber("busyBytesPerConnection", result.BusyBytesPerConnection);
             json.WriteBoolean("clean", result.Clean);
         });

@@ -26,6 +26,10 @@ internal sealed class ChatCompareResult(string server, ChatLoadOptions load, IRe
 
     public double BusyBytesPerConnection => Median(r => r.BusyBytesPerConnection);
 
+    public double CpuMicrosecondsPerConnection => Median(r => r.CpuMicrosecondsPerConnection);
+
+    public double CpuMicrosecondsPerLine => Median(r => r.CpuMicrosecondsPerLine);
+
     public double PeakRss => Median(r => r.ServerRssPeak);
 
     private double Median(System.Func<ChatLoadResult, double> value)

@@ -1,5 +1,6 @@
 using System;
 using System.Diagnostics;
+using System.Globalization;
 using System.IO;
 using System.Linq;
 using System.Threading.Tasks;
@@ -23,6 +24,7 @@ internal static class ChatLoad
         try
         {
             var rssBefore = Rss(options.ServerPid, "VmRSS");
+            var cpuBefore = CpuSeconds(options.ServerPid);
             for (var first = 0; first < connections.Length; first += ConnectBatch)
             {
                 await Task.WhenAll(connections.Skip(first).Take(ConnectBatch).Select(c => c.ConnectAsync(options.Port)));
@@ -40,6 +42,7 @@ internal static class ChatLoad
             }
 
             var rssIdle = Rss(options.ServerPid, "VmRSS");
+            var cpuIdle = CpuSeconds(options.ServerPid);
             progress?.Invoke($"{connections.Length} connections in rooms of {options.RoomSize}; sending {options.Lines} lines each");
             var wellBehaved = connections.Where(c => c.Role == LoadRole.WellBehaved).ToArray();
             var receiving = wellBehaved.Select(c => c.ReceiveAsync()).ToArray();
@@ -74,6 +77,7 @@ internal static class ChatLoad
 
             var end = run.LastDelivery;
             var rssBusy = Rss(options.ServerPid, "VmRSS");
+            var cpuBusy = CpuSeconds(options.ServerPid);
             var expected = wellBehaved.Sum(c => c.Expected);
             return new ChatLoadResult
             {
@@ -92,6 +96,8 @@ internal static class ChatLoad
                 ServerRssIdle = rssIdle,
                 ServerRssBusy = rssBusy,
                 ServerRssPeak = Rss(options.ServerPid, "VmHWM"),
+                ServerCpuConnecting = cpuIdle - cpuBefore,
+                ServerCpuDelivering = cpuBusy - cpuIdle,
             };
         }
         finally
@@ -111,6 +117,26 @@ internal static class ChatLoad
         8 => LoadRole.Vanishing,
         _ => LoadRole.WellBehaved,
     };
+
+    /// <summary>
+    /// Reads the CPU time all the process's threads have used, user and system, from /proc/PID/stat, in seconds; 0
+    /// without a process id or off Linux. The kernel counts it in ticks of 1/100 s (USER_HZ).
+    /// </summary>
+    private static double CpuSeconds(int pid)
+    {
+        var stat = $"/proc/{pid}/stat";
+        if (pid == 0 || !File.Exists(stat))
+        {
+            return 0;
+        }
+
+        // The command name, in parentheses, may hold spaces: count the fields from after it (state is field 3).
+        var text = File.ReadAllText(stat);
+        var fields = text[(text.LastIndexOf(')') + 2)..].Split(' ');
+        const int UserTime = 14 - 3;
+        const int SystemTime = 15 - 3;
+        return (long.Parse(fields[UserTime], CultureInfo.InvariantCulture) + long.Parse(fields[SystemTime], CultureInfo.InvariantCulture)) / 100.0;
+    }
 
     /// <summary>Reads a memory line of /proc/PID/status, in bytes; 0 without a process id or off Linux.</summary>
     private static long Rss(int pid, string field)

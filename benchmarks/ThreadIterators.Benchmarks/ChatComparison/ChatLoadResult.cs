@@ -46,6 +46,18 @@ internal sealed record ChatLoadResult
     /// <summary>Gets the server's peak resident memory (VmHWM).</summary>
     public long ServerRssPeak { get; init; }
 
+    /// <summary>Gets the server's CPU time, all threads, user and system, while the connections opened and joined, in seconds; 0 if not measured.</summary>
+    public double ServerCpuConnecting { get; init; }
+
+    /// <summary>Gets the server's CPU time while the lines were sent and delivered, in seconds.</summary>
+    public double ServerCpuDelivering { get; init; }
+
+    /// <summary>Gets the server's CPU time per connection opened and joined, in microseconds.</summary>
+    public double CpuMicrosecondsPerConnection => ServerCpuConnecting * 1e6 / Options.Connections;
+
+    /// <summary>Gets the server's CPU time per line delivered, in microseconds (each line said is delivered R - 1 times).</summary>
+    public double CpuMicrosecondsPerLine => Delivered > 0 ? ServerCpuDelivering * 1e6 / Delivered : 0;
+
     public double IdleBytesPerConnection => ServerRssIdle > 0 ? (double)(ServerRssIdle - ServerRssBefore) / Options.Connections : 0;
 
     public double BusyBytesPerConnection => ServerRssBusy > 0 ? (double)(ServerRssBusy - ServerRssBefore) / Options.Connections : 0;
