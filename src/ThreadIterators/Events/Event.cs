@@ -190,6 +190,9 @@ public abstract class Event
     /// <summary>Gets the longest sleep <see cref="Sleep(TimeSpan)"/> accepts: <see cref="int.MaxValue"/> milliseconds, about 24.8 days.</summary>
     public static TimeSpan MaxSleep { get; } = TimeSpan.FromMilliseconds(int.MaxValue);
 
+    /// <summary>How messages state <see cref="MaxSleep"/>, in one place: 24.86 days, which rounding to one decimal would overstate.</summary>
+    internal const string MaxSleepText = "Event.MaxSleep (int.MaxValue milliseconds, about 24.8 days)";
+
     /// <summary>Creates an event that resumes the yielding green thread once <paramref name="duration"/> has passed.</summary>
     /// <param name="duration">
     /// How long to sleep, counted from the moment the event is yielded. Zero behaves like <see cref="Yield"/>, and as
@@ -201,7 +204,7 @@ public abstract class Event
     {
         if (duration < TimeSpan.Zero || duration > MaxSleep)
         {
-            throw new ArgumentOutOfRangeException(nameof(duration), duration, $"A sleep must last from zero to {MaxSleep.TotalDays:F1} days; to wait longer, wait on a mailbox or a thread instead.");
+            throw new ArgumentOutOfRangeException(nameof(duration), duration, $"A sleep must last from zero to {MaxSleepText}; to wait longer, wait on a mailbox or a thread instead.");
         }
 
         return new SleepEvent(duration);

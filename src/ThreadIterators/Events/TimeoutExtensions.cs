@@ -31,7 +31,7 @@ public static class TimeoutExtensions
         ArgumentNullException.ThrowIfNull(@event);
         if ((timeout < TimeSpan.Zero && timeout != Timeout.InfiniteTimeSpan) || timeout > Event.MaxSleep)
         {
-            throw new ArgumentOutOfRangeException(nameof(timeout), timeout, $"The timeout of {@event} must last from zero to {Event.MaxSleep.TotalDays:F1} days, or be Timeout.InfiniteTimeSpan.");
+            throw new ArgumentOutOfRangeException(nameof(timeout), timeout, $"The timeout of {@event} must last from zero to {Event.MaxSleepText}, or be Timeout.InfiniteTimeSpan.");
         }
 
         if (@event.NotChoosableBecause is { } reason)

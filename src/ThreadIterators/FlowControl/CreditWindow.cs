@@ -76,9 +76,13 @@ public sealed class CreditWindow
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="window"/> is below 1.</exception>
     public CreditWindow(int window, string? name = null)
     {
-        ArgumentOutOfRangeException.ThrowIfLessThan(window, 1);
-        Window = window;
         Name = name;
+        if (window < 1)
+        {
+            throw new ArgumentOutOfRangeException(nameof(window), window, $"A credit window{(name is null ? string.Empty : $" '{name}'")} must hold at least 1 credit.");
+        }
+
+        Window = window;
         _credits = window;
         _acquire = new CreditEvent(this);
     }
@@ -124,7 +128,11 @@ public sealed class CreditWindow
     /// <exception cref="InvalidOperationException">More credits would be available than <see cref="Window"/>.</exception>
     public void Release(int count = 1)
     {
-        ArgumentOutOfRangeException.ThrowIfLessThan(count, 1);
+        if (count < 1)
+        {
+            throw new ArgumentOutOfRangeException(nameof(count), count, $"Release() on {this} gives back at least 1 credit.");
+        }
+
         var after = Interlocked.Add(ref _credits, count);
         if (after > Window)
         {

@@ -87,7 +87,11 @@ public sealed class SharedMailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
     public SharedMailbox(int capacity, string? name = null)
         : this(name)
     {
-        ArgumentOutOfRangeException.ThrowIfLessThan(capacity, 1);
+        if (capacity < 1)
+        {
+            throw new ArgumentOutOfRangeException(nameof(capacity), capacity, $"{this} must hold at least 1 message; for no limit, leave out the capacity.");
+        }
+
         _capacity = capacity;
         _free = capacity;
         _room = new WaiterQueue(releaseAt: Math.Max(1, capacity / 4));

@@ -92,7 +92,11 @@ public sealed class PullSource<T>
     /// <exception cref="InvalidOperationException">The producer has completed.</exception>
     public Puller<T> Connect(int batchSize, bool prefetch = false)
     {
-        ArgumentOutOfRangeException.ThrowIfLessThan(batchSize, 1);
+        if (batchSize < 1)
+        {
+            throw new ArgumentOutOfRangeException(nameof(batchSize), batchSize, $"Connect() to {this} needs batches of at least 1 item.");
+        }
+
         // Counted in (a full fence) before the look at the flag; Complete sets the flag (a full fence) before it
         // counts the pullers to tell: one of the two sees the other.
         Interlocked.Increment(ref _connected);

@@ -49,6 +49,9 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
     /// </summary>
     internal static readonly TimeSpan SpinDuration = TimeSpan.FromMicroseconds(50);
 
+    /// <summary>The number the last scheduler made in the process was given: thread ids are per scheduler, so messages name the scheduler too.</summary>
+    private static long s_lastNumber;
+
     /// <summary>
     /// Threads made ready or spawned by OS threads that are not this scheduler's workers (plain code, the timer
     /// thread, task completions), and under the shared-queue policy every ready thread. Workers look here every
@@ -87,6 +90,12 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
     /// <summary>0 while running, 1 once disposal began.</summary>
     private int _disposed;
 
+    /// <summary>Completed when the first disposal has finished, for the calls that come while it runs.</summary>
+    private readonly TaskCompletionSource _disposal = new(TaskCreationOptions.RunContinuationsAsynchronously);
+
+    /// <summary>The managed id of the OS thread running the first disposal, so a call from a <c>finally</c> block it runs does not wait for itself.</summary>
+    private int _disposingOsThread;
+
     /// <summary>
     /// <see cref="Placement"/> if it is the default, work stealing: the spawn and wake-up paths call it through its
     /// sealed type, so the call is direct and inlined (see <see cref="IPlacementPolicy"/>).
@@ -124,6 +133,8 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
         }
 
         Policy = options.Policy;
+        Name = options.Name;
+        Number = Interlocked.Increment(ref s_lastNumber);
         Placement = Policy switch
         {
             SchedulingPolicy.WorkStealing => new WorkStealingPolicy(this),
@@ -155,6 +166,12 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
     /// docs/scheduling.md).
     /// </summary>
     public static SchedulingPolicy DefaultPolicy => SchedulingPolicy.WorkStealing;
+
+    /// <summary>Gets the name given in <see cref="SchedulerOptions.Name"/>, if any.</summary>
+    public string? Name { get; }
+
+    /// <summary>Gets the scheduler's number in the process, from 1, in the order they were made.</summary>
+    internal long Number { get; }
 
     /// <summary>Gets where this scheduler runs ready threads.</summary>
     public SchedulingPolicy Policy { get; }
@@ -203,7 +220,11 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
     public GreenThread Spawn(IEnumerable<Event> body, string? name = null)
     {
         ArgumentNullException.ThrowIfNull(body);
-        ObjectDisposedException.ThrowIf(IsStopping, this);
+        if (IsStopping)
+        {
+            throw Disposed(name);
+        }
+
         var own = OwnWorker(OsThreadContext.Current);
         var id = own?.NextThreadId() ?? Interlocked.Increment(ref _counters.LastId);
         var home = _workStealing is { } workStealing ? workStealing.HomeOf(id, own) : Placement.HomeOf(id, own);
@@ -219,7 +240,7 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
                 StopParked(thread);
             }
 
-            ObjectDisposedException.ThrowIf(true, this);
+            throw Disposed(name);
         }
 
         thread.AssertQueued("its spawn");
@@ -288,7 +309,8 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
     /// </summary>
     /// <remarks>
     /// A thread that is running finishes its current turn first. Exceptions from <c>finally</c> blocks are reported
-    /// through <see cref="UnobservedFault"/>.
+    /// through <see cref="UnobservedFault"/>. A call made while another disposal runs returns once that one has
+    /// finished (a call from a <c>finally</c> block that the disposal itself runs returns at once).
     /// </remarks>
     /// <exception cref="InvalidOperationException">Called from a green thread of this scheduler.</exception>
     public void Dispose()
@@ -297,9 +319,29 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
 
         if (Interlocked.Exchange(ref _disposed, 1) != 0)
         {
+            if (Volatile.Read(ref _disposingOsThread) != Environment.CurrentManagedThreadId)
+            {
+                // Blocking, as the first call blocks; it cannot be one of this scheduler's workers (refused above).
+                _disposal.Task.GetAwaiter().GetResult();
+            }
+
             return;
         }
 
+        Volatile.Write(ref _disposingOsThread, Environment.CurrentManagedThreadId);
+        try
+        {
+            DisposeOnce();
+        }
+        finally
+        {
+            _disposal.TrySetResult();
+        }
+    }
+
+    /// <summary>The first disposal's work.</summary>
+    private void DisposeOnce()
+    {
         foreach (var worker in Workers)
         {
             worker.Unpark();
@@ -329,11 +371,17 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
     {
         ThrowIfOnOwnWorker("tried to dispose its own scheduler; a worker cannot wait for itself to stop");
 
-        return new ValueTask(Task.Factory.StartNew(Dispose, CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default));
+        return IsStopping
+            ? new ValueTask(_disposal.Task)
+            : new ValueTask(Task.Factory.StartNew(Dispose, CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default));
     }
 
     /// <inheritdoc/>
-    public override string ToString() => $"Scheduler ({WorkerCount} workers)";
+    public override string ToString() => Name is null ? $"Scheduler #{Number} ({WorkerCount} workers)" : $"Scheduler #{Number} '{Name}' ({WorkerCount} workers)";
+
+    /// <summary>The exception of a spawn on a disposed scheduler, naming the scheduler and the thread.</summary>
+    private ObjectDisposedException Disposed(string? name) =>
+        new(ToString(), $"{this} is disposed (or being disposed) and cannot spawn {(name is null ? "a thread" : $"'{name}'")}.");
 
     /// <summary>Refuses a blocking call made on one of this scheduler's workers, naming the green thread that made it.</summary>
     /// <param name="what">What the thread did and why that cannot work, completing "GreenThread #n ...".</param>

@@ -8,6 +8,12 @@ namespace ThreadIterators;
 /// </remarks>
 public sealed class SchedulerOptions
 {
+    /// <summary>
+    /// Gets an optional name for the scheduler, which its <see cref="Scheduler.ToString"/>, its worker threads' names
+    /// and the exceptions that involve more than one scheduler show. Each scheduler is also numbered in the process.
+    /// </summary>
+    public string? Name { get; init; }
+
     /// <summary>Gets how many OS threads run green threads; 1 gives deterministic coroutines. Defaults to one per processor.</summary>
     public int WorkerCount { get; init; } = Environment.ProcessorCount;
 

@@ -163,7 +163,7 @@ internal sealed partial class Worker
         _thread = new Thread(Main)
         {
             IsBackground = true,
-            Name = $"ThreadIterators worker {index}",
+            Name = scheduler.Name is null ? $"ThreadIterators worker {index} of #{scheduler.Number}" : $"ThreadIterators worker {index} of #{scheduler.Number} '{scheduler.Name}'",
         };
     }
 

@@ -165,21 +165,28 @@ internal sealed class ExitEvent : Event
         ManualResetEventSlim signal;
         lock (this)
         {
-            MarkObserved();
             if (!_completed)
             {
                 signal = _signal ??= new ManualResetEventSlim(false, 0);
             }
             else
             {
+                MarkObserved();
                 _fault?.Throw();
                 return true;
             }
         }
 
+        // Observed only by a wait that sees the end: one that times out first has seen nothing, and a fault that
+        // comes after it must still be reported.
         if (!signal.Wait(timeout))
         {
             return false;
+        }
+
+        lock (this)
+        {
+            MarkObserved();
         }
 
         _fault?.Throw();
@@ -325,7 +332,7 @@ internal sealed class ExitEvent : Event
 
         if (thread.Scheduler != _thread.Scheduler)
         {
-            throw new InvalidOperationException($"{thread} yielded {joinedBy}, which belongs to another scheduler; join a thread of another scheduler with Wait() or await from plain code.");
+            throw new InvalidOperationException($"{thread} of {thread.Scheduler} yielded {joinedBy}, but {_thread} belongs to {_thread.Scheduler}, another scheduler; join a thread of another scheduler with Wait() or await from plain code.");
         }
     }
 

@@ -47,8 +47,12 @@ public abstract partial class RuntimeContract
         var error = Assert.Throws<InvalidOperationException>(() => credits.Release(2));
         Assert.Contains("'orders'", error.Message, StringComparison.Ordinal);
         Assert.Equal(2, credits.Available);
-        Assert.Equal("count", Assert.Throws<ArgumentOutOfRangeException>(() => credits.Release(0)).ParamName);
-        Assert.Equal("window", Assert.Throws<ArgumentOutOfRangeException>(() => new CreditWindow(0)).ParamName);
+        var zero = Assert.Throws<ArgumentOutOfRangeException>(() => credits.Release(0));
+        Assert.Equal("count", zero.ParamName);
+        Assert.Contains("'orders'", zero.Message, StringComparison.Ordinal);
+        var empty = Assert.Throws<ArgumentOutOfRangeException>(() => new CreditWindow(0, "acks"));
+        Assert.Equal("window", empty.ParamName);
+        Assert.Contains("'acks'", empty.Message, StringComparison.Ordinal);
     }
 
     [Fact]

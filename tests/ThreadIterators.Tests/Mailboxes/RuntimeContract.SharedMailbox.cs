@@ -82,7 +82,9 @@ public abstract partial class RuntimeContract
         Assert.True(shared.TrySend(3));
         Assert.False(shared.TrySend(4));
         Assert.Equal(3, shared.Count);
-        Assert.Equal("capacity", Assert.Throws<ArgumentOutOfRangeException>(() => new SharedMailbox<int>(0)).ParamName);
+        var zero = Assert.Throws<ArgumentOutOfRangeException>(() => new SharedMailbox<int>(0, "jobs"));
+        Assert.Equal("capacity", zero.ParamName);
+        Assert.Contains("'jobs'", zero.Message, StringComparison.Ordinal);
         Assert.Null(new SharedMailbox<int>().Capacity);
     }
 }

@@ -62,7 +62,9 @@ public abstract partial class RuntimeContract
     public void Pull_MisuseAndBadArguments_Throw()
     {
         var source = new PullSource<int>("done");
-        Assert.Equal("batchSize", Assert.Throws<ArgumentOutOfRangeException>(() => source.Connect(0)).ParamName);
+        var zero = Assert.Throws<ArgumentOutOfRangeException>(() => source.Connect(0));
+        Assert.Equal("batchSize", zero.ParamName);
+        Assert.Contains("'done'", zero.Message, StringComparison.Ordinal);
         source.Complete();
         Assert.Contains("'done'", Assert.Throws<InvalidOperationException>(() => source.Connect(1)).Message, StringComparison.Ordinal);
         Assert.Contains("'done'", Assert.Throws<InvalidOperationException>(() => source.Offer(1)).Message, StringComparison.Ordinal);

@@ -169,6 +169,29 @@ public abstract partial class RuntimeContract
     }
 
     [Fact]
+    public void UnobservedFault_AfterAWaitThatTimedOut_IsStillReported()
+    {
+        ExpectUnobservedFaults = true;
+        var go = new Mailbox<int>();
+        var thread = Scheduler.Spawn(FaultWhenTold(), "faults late");
+
+        // The thread cannot end before it is told, so this wait times out: it has seen nothing.
+        Assert.False(thread.Wait(TimeSpan.FromMilliseconds(1)));
+        go.Send(1);
+        WaitUntil(() => thread.IsCompleted, "the thread faults");
+        Scheduler.Dispose();
+        var report = Assert.Single(Unobserved);
+        Assert.Same(thread, report.Thread);
+        Assert.Equal("told to fail", report.Exception.Message);
+
+        IEnumerable<Event> FaultWhenTold()
+        {
+            yield return go.Recv();
+            throw new InvalidOperationException("told to fail");
+        }
+    }
+
+    [Fact]
     public void UnobservedFault_ObservedAfterTheThreadEnded_IsNotReported()
     {
         var thread = Scheduler.Spawn(Throws("seen late"));
@@ -176,6 +199,60 @@ public abstract partial class RuntimeContract
         Assert.Throws<InvalidOperationException>(() => thread.Wait(Timeout));
         Scheduler.Dispose();
         Assert.Empty(Unobserved);
+    }
+
+    [Fact]
+    public async Task Dispose_CalledAgainWhileTheFirstRuns_ReturnsOnlyOnceItHasFinished()
+    {
+        var inbox = new Mailbox<int>();
+        using var inFinally = new ManualResetEventSlim();
+        using var release = new ManualResetEventSlim();
+        var finallyDone = 0;
+        var sawFinallyDone = -1;
+        Scheduler.Spawn(HoldsDisposalInFinally(), "slow to clean up");
+        WaitUntil(() => inbox.IsReceiverParked, "the thread parks");
+
+        // The first disposal runs the thread's finally block, which holds it until released.
+        var first = new Thread(() => Scheduler.Dispose());
+        first.Start();
+        WaitUntil(() => inFinally.IsSet, "the first disposal reaches the finally block");
+
+        var again = Scheduler.DisposeAsync();
+        Assert.False(again.IsCompleted, "a second DisposeAsync completed while the first disposal was still running finally blocks");
+        var second = new Thread(() =>
+        {
+            Scheduler.Dispose();
+            Volatile.Write(ref sawFinallyDone, Volatile.Read(ref finallyDone));
+        });
+        second.Start();
+
+        // It blocks, rather than returning while threads are still live.
+        WaitUntil(() => (second.ThreadState & ThreadState.WaitSleepJoin) != 0 || !second.IsAlive, "the second Dispose blocks or returns");
+        Assert.True(second.IsAlive, "a second Dispose returned while the first was still running finally blocks");
+        release.Set();
+        Assert.True(second.Join(Timeout));
+        Assert.True(first.Join(Timeout));
+        Assert.Equal(1, sawFinallyDone);
+        await again.AsTask().WaitAsync(Timeout);
+        Assert.Equal(0, Scheduler.LiveThreadCount);
+
+        IEnumerable<Event> HoldsDisposalInFinally()
+        {
+            try
+            {
+                yield return inbox.Recv();
+            }
+            finally
+            {
+                inFinally.Set();
+
+                // Runs on the disposing OS thread, not a worker: holding it is the point of the test.
+#pragma warning disable TI0001
+                release.Wait(Timeout);
+#pragma warning restore TI0001
+                Volatile.Write(ref finallyDone, 1);
+            }
+        }
     }
 
     [Fact]
@@ -244,7 +321,9 @@ public abstract partial class RuntimeContract
     public void Spawn_AfterDispose_ThrowsObjectDisposed()
     {
         Scheduler.Dispose();
-        Assert.Throws<ObjectDisposedException>(() => Scheduler.Spawn(Empty()));
+        var error = Assert.Throws<ObjectDisposedException>(() => Scheduler.Spawn(Empty(), "late"));
+        Assert.Contains(Scheduler.ToString(), error.Message, StringComparison.Ordinal);
+        Assert.Contains("'late'", error.Message, StringComparison.Ordinal);
     }
 
     [Fact]
@@ -298,13 +377,20 @@ public abstract partial class RuntimeContract
     [Fact]
     public void Exited_OfAnotherScheduler_FaultsThreadNamingEvent()
     {
-        using var other = new Scheduler(1);
+        using var other = new Scheduler(new SchedulerOptions { WorkerCount = 1, Name = "elsewhere" });
         var gate = new Mailbox<int>();
         var foreign = other.Spawn(WaitThenLog(gate, [], "foreign"), "foreign");
         var thread = Scheduler.Spawn(JoinThenLog(foreign, []), "local");
         var error = Assert.Throws<InvalidOperationException>(() => thread.Wait(Timeout));
         Assert.Contains("'foreign'", error.Message, StringComparison.Ordinal);
         Assert.Contains("another scheduler", error.Message, StringComparison.Ordinal);
+
+        // Thread ids are per scheduler, so each thread is named with its own.
+        Assert.Contains($"{thread} of {Scheduler}", error.Message, StringComparison.Ordinal);
+        Assert.Contains($"{foreign} belongs to {other}", error.Message, StringComparison.Ordinal);
+        Assert.Contains("'elsewhere'", other.ToString(), StringComparison.Ordinal);
+        using var third = new Scheduler(1);
+        Assert.NotEqual(Scheduler.ToString(), third.ToString());
         gate.Send(0);
         Assert.True(foreign.Wait(Timeout));
     }
