@@ -25,12 +25,13 @@ internal static class BoundedSends
     /// <summary>The shared body of <c>SendAsync</c>: at once when there is room, without allocating; otherwise waits.</summary>
     internal static ValueTask SendAsync<T>(IBoundedTarget<T> target, T message, CancellationToken cancellationToken)
     {
-        if (target.Room is not null && OsThreadContext.Current.Worker is { } worker)
+        if (target.Room is not null && OsThreadContext.Current is { } context && (context.Worker is not null || context.Stopping is not null))
         {
+            var caller = context.Worker?.RunningDescription ?? context.Stopping!.ToString();
             // A green thread cannot await the task, and blocking on it would stall the worker; and a later TrySend of
             // the same thread could overtake a send left pending. Refused always, not only when the mailbox is full.
             throw new InvalidOperationException(
-                $"{worker.RunningDescription} called SendAsync on bounded {target}; a green thread yields Put(message) instead, or calls TrySend.");
+                $"{caller} called SendAsync on bounded {target}; a green thread yields Put(message) instead, or calls TrySend.");
         }
 
         if (cancellationToken.IsCancellationRequested)
@@ -68,10 +69,20 @@ internal static class BoundedSends
     /// <summary>Sends from an OS thread, blocking while the mailbox is full; refuses a green thread, whose worker it would stall.</summary>
     internal static void SendBlocking<T>(IBoundedTarget<T> target, T message, CancellationToken cancellationToken)
     {
-        if (OsThreadContext.Current.Worker is { } worker)
+        var context = OsThreadContext.Current;
+        if (context.Worker is { } worker)
         {
             throw new InvalidOperationException(
                 $"{worker.RunningDescription} called Send on bounded {target}, which blocks while the mailbox is full and would stall its worker; yield return Put(message) instead, or call TrySend.");
+        }
+
+        if (context.Stopping is { } stopping)
+        {
+            // A finally block that a scheduler's disposal runs, on the disposing thread: blocking there would hang the
+            // disposal (the receiver that would make room may be stopped next, or already be), so it is refused as on
+            // a worker, whether or not the mailbox is full.
+            throw new InvalidOperationException(
+                $"{stopping} called Send on bounded {target} from a finally block that its scheduler's disposal runs, where blocking while the mailbox is full would hang the disposal; call TrySend there instead.");
         }
 
         Waiter? waiter = null;

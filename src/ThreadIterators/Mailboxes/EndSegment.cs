@@ -35,4 +35,7 @@ internal sealed class EndSegment<T> : MailboxSegment<T>
 
     /// <summary>Gets the error the mailbox was completed with, or null.</summary>
     internal Exception? Error { get; }
+
+    /// <summary>Gets the receiver whose end completed a bounded mailbox that did not outlive it, or null.</summary>
+    internal GreenThread? EndedReceiver { get; init; }
 }

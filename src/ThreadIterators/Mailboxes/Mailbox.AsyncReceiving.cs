@@ -86,6 +86,11 @@ public sealed partial class Mailbox<T>
                 throw GreenReceiver(receiver);
             }
 
+            if (receiver is not null && !OutlivesReceiver)
+            {
+                throw ReceiverEndedForGood("AsChannelReader()", receiver);
+            }
+
             var reader = new MailboxChannelReader<T>(this);
             if (TestHooks.Enabled)
             {

@@ -29,7 +29,9 @@ public sealed partial class Mailbox<T>
     /// and freezes the segment before it, whose frozen position is where the receiver's messages end. Wakes a
     /// receiver parked on the empty mailbox, and every sender waiting for room. Any thread.
     /// </summary>
-    private bool End(Exception? error)
+    /// <param name="error">The completion's error, or null.</param>
+    /// <param name="endedReceiver">The receiver whose end completes the mailbox (see <see cref="OutlivesReceiver"/>), or null for a completion by a sender.</param>
+    private bool End(Exception? error, GreenThread? endedReceiver = null)
     {
         while (true)
         {
@@ -43,7 +45,7 @@ public sealed partial class Mailbox<T>
             {
                 // Never sent to: the end is the first segment. Only one swap succeeds, the first send's or this one,
                 // and only its maker sets _head; a receiver that sees the segment first waits for that.
-                var first = new EndSegment<T>(error, FirstSegmentSlots, room: null, capacity: 0);
+                var first = new EndSegment<T>(error, FirstSegmentSlots, room: null, capacity: 0) { EndedReceiver = endedReceiver };
                 if (Interlocked.CompareExchange(ref _tail, first, tail) != tail)
                 {
                     continue;
@@ -72,7 +74,7 @@ public sealed partial class Mailbox<T>
                     continue;
                 }
 
-                var end = new EndSegment<T>(error, tail.Bound, tail.Room, tail.Capacity);
+                var end = new EndSegment<T>(error, tail.Bound, tail.Room, tail.Capacity) { EndedReceiver = endedReceiver };
                 Volatile.Write(ref tail.Next, end);
                 var tailBase = tail.Base;
                 Volatile.Write(ref _tail, end);
@@ -113,7 +115,9 @@ public sealed partial class Mailbox<T>
 
     /// <summary>Makes the exception a refused send throws, naming the mailbox, with the completion's error inside.</summary>
     private ChannelClosedException Refusal() =>
-        new($"{this} was completed: it takes no more messages, and this one was not sent.", CompletionError);
+        (Volatile.Read(ref _tail) as EndSegment<T>)?.EndedReceiver is { } ended
+            ? new($"{this} takes no more messages: its receiver {ended} has ended ({ended.Scheduler}), and this one was not sent.", CompletionError)
+            : new($"{this} was completed: it takes no more messages, and this one was not sent.", CompletionError);
 
     // Not inlined, and seen by the JIT to throw, so the check that calls it costs the caller a compare and a branch.
     [DoesNotReturn]

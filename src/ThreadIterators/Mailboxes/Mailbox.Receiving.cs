@@ -165,6 +165,11 @@ public sealed partial class Mailbox<T>
     internal void Bind(GreenThread thread)
     {
         var current = Volatile.Read(ref _receiver);
+        if (current is not null && !OutlivesReceiver && current.IsCompleted)
+        {
+            throw ReceiverEndedForGood(thread.ToString(), current);
+        }
+
         if ((current is not null && !current.IsCompleted)
             || Interlocked.CompareExchange(ref _receiver, thread, current) != current)
         {
@@ -190,6 +195,12 @@ public sealed partial class Mailbox<T>
                 throw new InvalidOperationException(
                     $"{thread} cannot receive from {this}: async code receives from it through AsChannelReader(), which owns its receive for good.");
             }
+        }
+
+        if (!OutlivesReceiver)
+        {
+            // Its end sends this mailbox's messages to the dead letters.
+            thread.AddReceived(this);
         }
     }
 

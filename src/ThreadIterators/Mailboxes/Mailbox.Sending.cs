@@ -145,6 +145,14 @@ public sealed partial class Mailbox<T>
         var receiver = _receiver!;
         if (_chooser is { } chooser)
         {
+            if (chooser == s_receiverEnded)
+            {
+                // The receiver has ended: this sender takes its place and drains the mailbox into the dead letters.
+                Volatile.Write(ref _wakes, _wakes + 1);
+                DrainToDeadLetters(receiver, DeadLetterReason.SentAfterReceiverEnded);
+                return;
+            }
+
             if (chooser is ChoiceBranch branch)
             {
                 // Parked in a choice. Its withdrawal waits for the count below, so until then the choice cannot move

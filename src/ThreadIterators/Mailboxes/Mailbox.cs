@@ -21,8 +21,15 @@ namespace ThreadIterators;
 /// Messages from one sender arrive in the order that sender sent them, and none is lost. The first
 /// green thread that yields <see cref="Recv"/> (or calls <see cref="TryRecv"/>) becomes the mailbox's receiver;
 /// another green thread that tries to receive while the receiver is alive is faulted with an
-/// <see cref="InvalidOperationException"/> (<see cref="TryRecv"/> throws it). Once the receiver has exited, another
-/// green thread may take its place.
+/// <see cref="InvalidOperationException"/> (<see cref="TryRecv"/> throws it).
+/// </para>
+/// <para>
+/// When the receiver ends, however it ends, the messages still in the mailbox and every message sent to it later go
+/// to the dead letters of the receiver's scheduler (<see cref="Scheduler.DeadLetter"/>), counted and raised one by
+/// one, as an Erlang process's mailbox dies with it: an unbounded send still returns at once, and a bounded mailbox
+/// is completed, so that its waiting senders are released, and later ones refused, with an exception naming it and
+/// its receiver. A mailbox made with <see cref="OutlivesReceiver"/> = true instead keeps its messages for the next
+/// green thread that receives from it.
 /// </para>
 /// <para>
 /// A sender that has no more to send completes the mailbox (<see cref="Complete"/>), as a channel is closed: the

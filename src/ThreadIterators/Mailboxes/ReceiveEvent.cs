@@ -33,6 +33,13 @@ public sealed class ReceiveEvent<T> : Event
 
     internal ReceiveEvent(Mailbox<T> mailbox) => _mailbox = mailbox;
 
+    /// <summary>
+    /// Gets or sets the mailbox's <see cref="Mailbox{T}.OutlivesReceiver"/>, kept here because this object has a
+    /// spare byte after <see cref="_completed"/> and the mailbox has none: a field there would cost every parked
+    /// thread 8 bytes. Set once, at the mailbox's construction.
+    /// </summary>
+    internal bool OutlivesReceiver { get; set; }
+
     /// <summary>Gets the message received by the latest receive.</summary>
     /// <exception cref="ChannelClosedException">
     /// The receive got the end of the completed mailbox, not a message (<see cref="IsCompleted"/>). The message names

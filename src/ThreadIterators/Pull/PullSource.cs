@@ -64,7 +64,8 @@ public sealed class PullSource<T>
     public PullSource(string? name = null)
     {
         Name = name;
-        Requests = new Mailbox<PullRequest<T>>(name is null ? "pull requests" : $"pull requests of '{name}'");
+        // Outlives its receiver: a producer that ends leaves the requests to the next one.
+        Requests = new Mailbox<PullRequest<T>>(name is null ? "pull requests" : $"pull requests of '{name}'") { OutlivesReceiver = true };
         _offer = new OfferEvent<T>(this);
         _complete = new CompleteEvent<T>(this);
     }

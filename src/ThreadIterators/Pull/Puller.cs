@@ -30,7 +30,8 @@ public sealed class Puller<T>
         _source = source;
         BatchSize = batchSize;
         Prefetch = prefetch;
-        Replies = new Mailbox<PullRequest<T>>($"batches from {source}");
+        // Outlives its receiver: a consumer that ends leaves its puller, and the batches coming to it, to the next one.
+        Replies = new Mailbox<PullRequest<T>>($"batches from {source}") { OutlivesReceiver = true };
         _idle = new PullRequest<T>(this, batchSize);
         _spare = prefetch ? new PullRequest<T>(this, batchSize) : null;
         _next = new NextBatchEvent<T>(this);

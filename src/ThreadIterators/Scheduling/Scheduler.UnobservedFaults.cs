@@ -28,8 +28,18 @@ public sealed partial class Scheduler
     /// the latest when the scheduler is disposed.
     /// </summary>
     /// <remarks>
+    /// <para>
     /// Raised on the finalizer thread, the disposing thread, or a worker. Without a handler the fault is written to
     /// standard error, so it is never lost silently.
+    /// </para>
+    /// <para>
+    /// A handler that throws does not end the process, unlike an exception escaping .NET's
+    /// <see cref="System.Threading.Tasks.TaskScheduler.UnobservedTaskException"/> handlers on the finalizer thread:
+    /// here a report comes from the finalizer thread, a worker or <see cref="Dispose()"/>, none of which may fail
+    /// because of it. The handler's exception and the fault it was given are both written to standard error, and the
+    /// reports after it are made as usual (a disposal reports every other fault). The same rule holds for every
+    /// handler the scheduler calls: <see cref="LongTurn"/> and <see cref="DeadLetter"/>.
+    /// </para>
     /// </remarks>
     public event EventHandler<UnobservedFaultEventArgs>? UnobservedFault;
 
@@ -56,7 +66,15 @@ public sealed partial class Scheduler
             return;
         }
 
-        handler(this, new UnobservedFaultEventArgs(thread, exception));
+        try
+        {
+            handler(this, new UnobservedFaultEventArgs(thread, exception));
+        }
+        catch (Exception thrown)
+        {
+            // Neither the finalizer thread, nor a worker, nor a disposal may fail because of a handler; see UnobservedFault.
+            Console.Error.WriteLine($"ThreadIterators: an {nameof(UnobservedFault)} handler of {this} threw {thrown}{Environment.NewLine}while given the unobserved fault of {thread}: {exception}");
+        }
     }
 
     /// <summary>Reports every tracked fault still unobserved; at disposal.</summary>

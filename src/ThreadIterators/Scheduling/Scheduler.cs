@@ -266,7 +266,7 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
     /// <exception cref="InvalidOperationException">Called on a worker of this scheduler.</exception>
     public bool WaitForAll(TimeSpan timeout)
     {
-        ThrowIfOnOwnWorker("called WaitForAll() on its own scheduler, which can never finish while it runs");
+        ThrowIfOnOwnWorker("called WaitForAll() on its own scheduler, which can never finish while it runs", orDisposing: true);
 
         var deadline = timeout == Timeout.InfiniteTimeSpan ? long.MaxValue : Stopwatch.GetTimestamp() + (long)(timeout.TotalSeconds * Stopwatch.Frequency);
         lock (_liveMonitor)
@@ -385,11 +385,18 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
 
     /// <summary>Refuses a blocking call made on one of this scheduler's workers, naming the green thread that made it.</summary>
     /// <param name="what">What the thread did and why that cannot work, completing "GreenThread #n ...".</param>
-    internal void ThrowIfOnOwnWorker(string what)
+    /// <param name="orDisposing">Whether to refuse the call from a <c>finally</c> block that this scheduler's disposal runs too, where a wait for a thread it has not yet disposed never ends.</param>
+    internal void ThrowIfOnOwnWorker(string what, bool orDisposing = false)
     {
-        if (OsThreadContext.Current.Worker is { } worker && worker.Scheduler == this)
+        var context = OsThreadContext.Current;
+        if (context.Worker is { } worker && worker.Scheduler == this)
         {
             throw new InvalidOperationException($"{worker.RunningDescription} {what}.");
+        }
+
+        if (orDisposing && context.Stopping is { } stopping && stopping.Scheduler == this)
+        {
+            throw new InvalidOperationException($"{stopping}, in a finally block that its scheduler's disposal runs, {what}.");
         }
     }
 

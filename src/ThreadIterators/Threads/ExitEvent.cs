@@ -29,7 +29,8 @@ internal sealed class ExitEvent : Event
 
     /// <summary>
     /// Joiners: null, one joiner, or a <see cref="List{T}"/> of them; a joiner is a <see cref="GreenThread"/> parked on
-    /// this event or <see cref="Ended"/>, or the <see cref="ChoiceTicket"/> of a choice waiting on either.
+    /// this event or <see cref="Ended"/>, the <see cref="ChoiceTicket"/> of a choice waiting on either, or a
+    /// <see cref="ThreadLink"/>. (Watches have a list of their own, <see cref="_watches"/>.)
     /// </summary>
     private object? _joiners;
 
@@ -45,7 +46,23 @@ internal sealed class ExitEvent : Event
     /// <summary>The join that does not rethrow; made by the first to ask for it.</summary>
     private EndedEvent? _ended;
 
-    internal ExitEvent(GreenThread thread) => _thread = thread;
+    /// <summary>The most recent watch; the others follow it through <see cref="ThreadWatch.Next"/>.</summary>
+    private ThreadWatch? _watches;
+
+    /// <summary>Where linked threads' exits go instead of stopping the thread (<see cref="GreenThread.TrapExits"/>), or null.</summary>
+    private IMessageTarget<ThreadExit>? _trapExits;
+
+    /// <summary>
+    /// The mailboxes the thread receives from, told of its end (see <see cref="IReceiverEndHandler"/>): null, one, or a
+    /// <see cref="List{T}"/> of them. Written by the thread's own worker only; read once, at its end, on that worker.
+    /// </summary>
+    private object? _received;
+
+    internal ExitEvent(GreenThread thread, IReceiverEndHandler? received = null)
+    {
+        _thread = thread;
+        _received = received;
+    }
 
     /// <summary>Gets the thread whose end this event reports.</summary>
     internal GreenThread Thread => _thread;
@@ -95,12 +112,172 @@ internal sealed class ExitEvent : Event
 
     internal static ExitEvent CreateCompleted(GreenThread thread) => new(thread) { _completed = true };
 
+    /// <summary>Gets or sets where linked threads' exits go instead of stopping the thread; see <see cref="GreenThread.TrapExits"/>.</summary>
+    internal IMessageTarget<ThreadExit>? TrapExits
+    {
+        get => Volatile.Read(ref _trapExits);
+        set => Volatile.Write(ref _trapExits, value);
+    }
+
+    /// <summary>Adds a watch, or fires it at once if the thread has ended. Any thread.</summary>
+    internal void AddWatch(ThreadWatch watch)
+    {
+        lock (this)
+        {
+            if (!_completed)
+            {
+                watch.Next = _watches;
+                if (_watches is not null)
+                {
+                    _watches.Previous = watch;
+                }
+
+                _watches = watch;
+                return;
+            }
+        }
+
+        if (watch.TryFire(OutcomeOf(_fault), _fault?.SourceException))
+        {
+            Observed();
+        }
+    }
+
+    /// <summary>Forgets a removed watch, so that it holds no memory until the thread ends. Any thread.</summary>
+    internal void RemoveWatch(ThreadWatch watch)
+    {
+        lock (this)
+        {
+            if (_completed)
+            {
+                // The end took the list, and walks it outside the lock.
+                return;
+            }
+
+            if (_watches == watch)
+            {
+                _watches = watch.Next;
+            }
+            else if (watch.Previous is null)
+            {
+                // Not in the list: the end took it.
+                return;
+            }
+            else
+            {
+                watch.Previous.Next = watch.Next;
+            }
+
+            if (watch.Next is not null)
+            {
+                watch.Next.Previous = watch.Previous;
+            }
+
+            watch.Previous = watch.Next = null;
+        }
+    }
+
+    /// <summary>Adds a link unless the thread has ended; false if it has. Any thread.</summary>
+    internal bool TryAddLink(ThreadLink link)
+    {
+        lock (this)
+        {
+            if (_completed)
+            {
+                return false;
+            }
+
+            AddJoiner(link);
+            return true;
+        }
+    }
+
+    /// <summary>Gets this thread's link with <paramref name="other"/>, if any. Any thread.</summary>
+    internal ThreadLink? FindLink(GreenThread other)
+    {
+        lock (this)
+        {
+            if (_joiners is ThreadLink one)
+            {
+                return one.Other(_thread) == other ? one : null;
+            }
+
+            if (_joiners is List<object> many)
+            {
+                foreach (var joiner in many)
+                {
+                    if (joiner is ThreadLink link && link.Other(_thread) == other)
+                    {
+                        return link;
+                    }
+                }
+            }
+
+            return null;
+        }
+    }
+
+    /// <summary>Forgets a link the other thread's end fired, or an unlink cut. Any thread.</summary>
+    internal void RemoveLink(ThreadLink link) => RemoveJoiner(link);
+
+    /// <summary>Acts on a link of this thread, which has ended, towards the other thread: once, unless it was cut. Any thread.</summary>
+    internal void FireLink(ThreadLink link)
+    {
+        if (!link.TryTake())
+        {
+            return;
+        }
+
+        var other = link.Other(_thread);
+        (Volatile.Read(ref other.ExitField) as ExitEvent)?.RemoveLink(link);
+        if (other.HearLinkedExit(new ThreadExit(_thread, OutcomeOf(_fault), _fault?.SourceException, null)))
+        {
+            Observed();
+        }
+    }
+
+    /// <summary>Remembers one more mailbox the thread receives from. The thread's own worker.</summary>
+    internal void AddReceived(IReceiverEndHandler mailbox)
+    {
+        switch (_received)
+        {
+            case null:
+                _received = mailbox;
+                break;
+            case List<IReceiverEndHandler> many:
+                many.Add(mailbox);
+                break;
+            default:
+                _received = new List<IReceiverEndHandler> { (IReceiverEndHandler)_received, mailbox };
+                break;
+        }
+    }
+
+    /// <summary>Tells every mailbox the thread received from that it has ended. The ending worker, before <see cref="Complete"/>.</summary>
+    internal void TellReceived()
+    {
+        var received = _received;
+        _received = null;
+        if (received is List<IReceiverEndHandler> many)
+        {
+            foreach (var mailbox in many)
+            {
+                mailbox.ReceiverEnded(_thread);
+            }
+        }
+        else
+        {
+            (received as IReceiverEndHandler)?.ReceiverEnded(_thread);
+        }
+    }
+
     /// <summary>Records the end of the thread and wakes every joiner.</summary>
     /// <param name="fault">The exception that ended the thread, or null.</param>
     /// <param name="report">Whether the fault must be reported if nothing ever observes it.</param>
     internal void Complete(ExceptionDispatchInfo? fault, bool report)
     {
         object? joiners;
+        ThreadWatch? watches;
         ManualResetEventSlim? signal;
         TaskCompletionSource? task;
         lock (this)
@@ -110,6 +287,8 @@ internal sealed class ExitEvent : Event
             _fault = fault;
             joiners = _joiners;
             _joiners = null;
+            watches = _watches;
+            _watches = null;
             signal = _signal;
             task = _task;
             if (fault is not null && report && !_observed)
@@ -125,28 +304,60 @@ internal sealed class ExitEvent : Event
             Finish(task);
         }
 
+        var told = false;
         if (joiners is List<object> many)
         {
             foreach (var joiner in many)
             {
-                Wake(joiner);
+                told |= Wake(joiner);
             }
         }
         else if (joiners is not null)
         {
-            Wake(joiners);
+            told = Wake(joiners);
         }
 
-        static void Wake(object joiner)
+        for (var watch = watches; watch is not null;)
         {
-            if (joiner is GreenThread thread)
+            var next = watch.Next;
+            watch.Previous = watch.Next = null;
+            told |= watch.TryFire(OutcomeOf(fault), fault?.SourceException);
+            watch = next;
+        }
+
+        if (told && fault is not null)
+        {
+            // A watch or a trapping linked thread got the fault as a message: it is observed.
+            Observed();
+        }
+
+        bool Wake(object joiner)
+        {
+            switch (joiner)
             {
-                thread.Scheduler.Ready(thread);
+                case GreenThread thread:
+                    thread.Scheduler.Ready(thread);
+                    return false;
+                case ChoiceTicket ticket:
+                    ticket.Fire();
+                    return false;
+                default:
+                    FireLink((ThreadLink)joiner);
+                    return false;
             }
-            else
-            {
-                ((ChoiceTicket)joiner).Fire();
-            }
+        }
+    }
+
+    /// <summary>The outcome an end with <paramref name="fault"/> gives.</summary>
+    private static ThreadOutcome OutcomeOf(ExceptionDispatchInfo? fault) =>
+        fault is null ? ThreadOutcome.Completed : fault.SourceException is OperationCanceledException ? ThreadOutcome.Canceled : ThreadOutcome.Faulted;
+
+    /// <summary>Marks the fault observed, outside the lock.</summary>
+    private void Observed()
+    {
+        lock (this)
+        {
+            MarkObserved();
         }
     }
 
@@ -256,20 +467,41 @@ internal sealed class ExitEvent : Event
                 return false;
             }
 
-            switch (_joiners)
-            {
-                case null:
-                    _joiners = joiner;
-                    break;
-                case List<object> many:
-                    many.Add(joiner);
-                    break;
-                default:
-                    _joiners = new List<object> { _joiners, joiner };
-                    break;
-            }
-
+            AddJoiner(joiner);
             return true;
+        }
+    }
+
+    /// <summary>Adds anything the end tells to the joiners. Under the lock.</summary>
+    private void AddJoiner(object joiner)
+    {
+        switch (_joiners)
+        {
+            case null:
+                _joiners = joiner;
+                break;
+            case List<object> many:
+                many.Add(joiner);
+                break;
+            default:
+                _joiners = new List<object> { _joiners, joiner };
+                break;
+        }
+    }
+
+    /// <summary>Forgets a watch or a link. Any thread; removing what is not there does nothing.</summary>
+    internal void RemoveJoiner(object joiner)
+    {
+        lock (this)
+        {
+            if (_joiners == joiner)
+            {
+                _joiners = null;
+            }
+            else if (_joiners is List<object> many)
+            {
+                many.Remove(joiner);
+            }
         }
     }
 

@@ -50,7 +50,12 @@ public sealed partial class GreenThread
     /// <summary>See <see cref="PendingFault"/>; set by a stop from any thread, with a compare-and-swap.</summary>
     private ExceptionDispatchInfo? _pendingFault;
 
-    /// <summary>Null while running and unobserved, <see cref="s_exitedQuietly"/>, or the thread's <see cref="ExitEvent"/>.</summary>
+    /// <summary>
+    /// Null while running and unobserved, <see cref="s_exitedQuietly"/>, or the thread's <see cref="ExitEvent"/>; or,
+    /// while the thread lives and nothing has asked for its exit event, the one mailbox it receives from (an
+    /// <see cref="IReceiverEndHandler"/>), so that a thread with a mailbox of its own pays no memory to have it told
+    /// of its end.
+    /// </summary>
     private object? _exit;
 
     /// <summary>
@@ -263,10 +268,11 @@ public sealed partial class GreenThread
     /// <exception cref="InvalidOperationException">Called on a worker of this thread's scheduler; yield <see cref="Exited"/> instead.</exception>
     public bool Wait(TimeSpan timeout)
     {
-        if (OsThreadContext.Current.Worker?.Scheduler == Scheduler)
+        if (OsThreadContext.Current is { } context && (context.Worker?.Scheduler == Scheduler || (context.Stopping?.Scheduler == Scheduler && !IsCompleted)))
         {
-            // Only build the message when it is needed.
-            Scheduler.ThrowIfOnOwnWorker($"called Wait() on {this}, which would block a worker of the scheduler; yield {nameof(Exited)} instead");
+            // Only build the message when it is needed. From a finally block that the disposal runs, a wait for a
+            // thread it has already disposed returns; for one it has not, it would never end.
+            Scheduler.ThrowIfOnOwnWorker($"called Wait() on {this}, which would block a worker of the scheduler, or its disposal; yield {nameof(Exited)} instead", orDisposing: true);
         }
 
         return GetExitEvent().Wait(timeout);
@@ -373,15 +379,66 @@ public sealed partial class GreenThread
         Scheduler.Ready(this);
     }
 
-    /// <summary>Marks the thread ended: publishes the outcome and wakes every joiner. The ending worker only, once.</summary>
+    /// <summary>
+    /// Remembers a mailbox this thread has become the receiver of, to tell it of the thread's end. The thread's own
+    /// worker, while it runs the thread; once per mailbox.
+    /// </summary>
+    internal void AddReceived(IReceiverEndHandler mailbox)
+    {
+        while (true)
+        {
+            var exit = Volatile.Read(ref _exit);
+            if (exit is ExitEvent existing)
+            {
+                existing.AddReceived(mailbox);
+                return;
+            }
+
+            if (exit is null)
+            {
+                if (Interlocked.CompareExchange(ref _exit, mailbox, null) is null)
+                {
+                    return;
+                }
+
+                continue;
+            }
+
+            // A second mailbox: the exit event keeps them all.
+            var created = new ExitEvent(this, (IReceiverEndHandler)exit);
+            if (Interlocked.CompareExchange(ref _exit, created, exit) == exit)
+            {
+                created.AddReceived(mailbox);
+                return;
+            }
+        }
+    }
+
+    /// <summary>
+    /// Marks the thread ended: tells the mailboxes it received from, publishes the outcome and wakes every joiner. The
+    /// ending worker only (or the disposing thread), once.
+    /// </summary>
     /// <param name="fault">The exception that ended the thread, or null.</param>
     /// <param name="report">Whether a fault nothing ever observes must be reported.</param>
     internal void Complete(ExceptionDispatchInfo? fault, bool report)
     {
         _body = null;
+
+        // Before the end is published: a thread that would take a mailbox over once its receiver has ended then
+        // finds the mailbox already handed to the dead letters.
+        var exit = Volatile.Read(ref _exit);
+        if (exit is IReceiverEndHandler received)
+        {
+            received.ReceiverEnded(this);
+        }
+        else if (exit is ExitEvent withReceived)
+        {
+            withReceived.TellReceived();
+        }
+
         while (true)
         {
-            var exit = Volatile.Read(ref _exit);
+            exit = Volatile.Read(ref _exit);
             if (exit is ExitEvent existing)
             {
                 existing.Complete(fault, report);
@@ -390,7 +447,7 @@ public sealed partial class GreenThread
 
             if (fault is null)
             {
-                if (Interlocked.CompareExchange(ref _exit, s_exitedQuietly, null) is null)
+                if (Interlocked.CompareExchange(ref _exit, s_exitedQuietly, exit) == exit)
                 {
                     return;
                 }
@@ -399,13 +456,16 @@ public sealed partial class GreenThread
             }
 
             var created = new ExitEvent(this);
-            if (Interlocked.CompareExchange(ref _exit, created, null) is null)
+            if (Interlocked.CompareExchange(ref _exit, created, exit) == exit)
             {
                 created.Complete(fault, report);
                 return;
             }
         }
     }
+
+    /// <summary>Gets the field that holds the exit event, for a linked thread's end to drop its link here.</summary>
+    internal ref object? ExitField => ref _exit;
 
     private ExitEvent GetExitEvent()
     {
@@ -417,7 +477,7 @@ public sealed partial class GreenThread
                 return existing;
             }
 
-            var created = exit == s_exitedQuietly ? ExitEvent.CreateCompleted(this) : new ExitEvent(this);
+            var created = exit == s_exitedQuietly ? ExitEvent.CreateCompleted(this) : new ExitEvent(this, exit as IReceiverEndHandler);
             if (Interlocked.CompareExchange(ref _exit, created, exit) == exit)
             {
                 return created;

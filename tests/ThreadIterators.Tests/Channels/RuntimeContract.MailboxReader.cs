@@ -251,7 +251,7 @@ public abstract partial class RuntimeContract
         Assert.Null(owned.Receiver);
 
         // Async code may not take over from a live green receiver.
-        var held = new Mailbox<int>("held by green");
+        var held = new Mailbox<int>("held by green") { OutlivesReceiver = true };
         var receiver = Scheduler.Spawn(ReceiveOne(held), "receiver");
         WaitUntil(() => held.IsReceiverParked, "the green receiver parks");
         var taken = Assert.Throws<InvalidOperationException>(held.AsChannelReader);

@@ -18,7 +18,7 @@ public abstract partial class RuntimeContract
         for (var round = 0; round < rounds; round++)
         {
             using var cancellation = new CancellationTokenSource();
-            var inbox = new Mailbox<int>($"inbox {round}");
+            var inbox = new Mailbox<int>($"inbox {round}") { OutlivesReceiver = true };
             var choice = new Choice(inbox.Recv(), Event.WhenCanceled(cancellation.Token));
             var received = new List<int>();
             var chooser = Scheduler.Spawn(Choose(), $"chooser {round}");

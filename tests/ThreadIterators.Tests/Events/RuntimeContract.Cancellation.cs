@@ -91,7 +91,7 @@ public abstract partial class RuntimeContract
     public void WhenCanceled_InAChoice_MessagesWinUntilTheTokenIsCanceled_ThenTheTokenWins_AndLaterMessagesStay()
     {
         using var cancellation = new CancellationTokenSource();
-        var inbox = new Mailbox<int>("inbox");
+        var inbox = new Mailbox<int>("inbox") { OutlivesReceiver = true };
         var choice = new Choice(inbox.Recv(), Event.WhenCanceled(cancellation.Token));
         var received = new List<int>();
         var chooser = Scheduler.Spawn(Choose(), "chooser");
@@ -128,7 +128,7 @@ public abstract partial class RuntimeContract
     {
         using var cancellation = new CancellationTokenSource();
         cancellation.Cancel();
-        var inbox = new Mailbox<int>("inbox");
+        var inbox = new Mailbox<int>("inbox") { OutlivesReceiver = true };
         var choice = new Choice(inbox.Recv(), Event.WhenCanceled(cancellation.Token));
 
         Run(Choose());
@@ -177,7 +177,7 @@ public abstract partial class RuntimeContract
     public void WhenCanceled_CanceledWhileTheChoiceIsParked_ChoosesTheToken_AndTheMailboxKeepsItsMessage()
     {
         using var cancellation = new CancellationTokenSource();
-        var inbox = new Mailbox<int>("inbox");
+        var inbox = new Mailbox<int>("inbox") { OutlivesReceiver = true };
         var choice = new Choice(inbox.Recv(), Event.WhenCanceled(cancellation.Token));
         var chooser = Scheduler.Spawn(Choose(), "chooser");
 

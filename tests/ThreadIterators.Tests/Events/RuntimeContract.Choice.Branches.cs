@@ -15,7 +15,7 @@ public abstract partial class RuntimeContract
     {
         const int Messages = 4_000;
         var shared = new SharedMailbox<int>("shared");
-        var privates = Enumerable.Range(0, 2).Select(i => new Mailbox<int>($"private {i}")).ToArray();
+        var privates = Enumerable.Range(0, 2).Select(i => new Mailbox<int>($"private {i}") { OutlivesReceiver = true }).ToArray();
         var taken = new int[Messages];
         var privateTaken = 0;
         var stop = -1;

@@ -243,7 +243,7 @@ public abstract partial class RuntimeContract
     public void Timeout_StopWhileParkedOnATimedReceive_WithdrawsIt_FinallyOnce_MessageStays_AndNoTimeoutFires()
     {
         var scheduler = CreateSchedulerWithFakeTime(out var clock);
-        var inbox = new Mailbox<int>("timed, then stopped");
+        var inbox = new Mailbox<int>("timed, then stopped") { OutlivesReceiver = true };
         var timed = inbox.Recv().WithTimeout(TimedWait);
         var finallies = 0;
         var resumed = 0;
@@ -279,7 +279,7 @@ public abstract partial class RuntimeContract
         // fire while messages arrive), and, in the second half, receivers stopped while they wait. Each message goes
         // to exactly one receiver, in order; a stopped receiver's next message goes to its successor.
         const int Messages = 3_000;
-        var inbox = new Mailbox<int>("racing deadlines");
+        var inbox = new Mailbox<int>("racing deadlines") { OutlivesReceiver = true };
         var received = new List<int>();
         var timeouts = 0;
         GreenThread? current = null;

@@ -285,7 +285,7 @@ public sealed class ParkRaceTests
     [Fact]
     public void Abandon_WhileASenderThatTookTheParkMarkIsAboutToWake_TheThreadTakingOverIsNotWokenByIt()
     {
-        var inbox = new Mailbox<int>("handed over");
+        var inbox = new Mailbox<int>("handed over") { OutlivesReceiver = true };
         var first = new Scheduler(1);
         using var senderHolds = new ManualResetEventSlim();
         using var releaseSender = new ManualResetEventSlim();

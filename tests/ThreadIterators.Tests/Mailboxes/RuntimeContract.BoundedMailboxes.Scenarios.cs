@@ -72,7 +72,7 @@ public abstract partial class RuntimeContract
         // the producer waiting for it.
         for (var round = 0; round < rounds; round++)
         {
-            var inbox = new Mailbox<int>(1, "one slot");
+            var inbox = new Mailbox<int>(1, "one slot") { OutlivesReceiver = true };
             var producer = Scheduler.Spawn(PutTwo(inbox), "producer");
             var receiver = Scheduler.Spawn(TakeOneThenJoin(inbox, producer), "receiver");
             Join(receiver);

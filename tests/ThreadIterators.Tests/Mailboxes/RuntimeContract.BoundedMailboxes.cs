@@ -22,7 +22,7 @@ public abstract partial class RuntimeContract
     [InlineData(1025)]
     public void TrySend_Bounded_TakesExactlyCapacityMessages_ThenOneMorePerTake(int capacity)
     {
-        var inbox = new Mailbox<int>(capacity, "bounded");
+        var inbox = new Mailbox<int>(capacity, "bounded") { OutlivesReceiver = true };
         Assert.Equal(capacity, inbox.Capacity);
         var sent = 0;
         while (inbox.TrySend(sent))
@@ -190,7 +190,7 @@ public abstract partial class RuntimeContract
     [Fact]
     public void Put_SenderParkedWhenSchedulerDisposed_EndsAndRunsFinally()
     {
-        var inbox = new Mailbox<int>(1, "never drained");
+        var inbox = new Mailbox<int>(1, "never drained") { OutlivesReceiver = true };
         var other = new Scheduler(new SchedulerOptions { WorkerCount = WorkerCount, Policy = Policy });
         var cleanedUp = false;
         var sender = other.Spawn(PutTwo(), "stuck");
@@ -301,7 +301,7 @@ public abstract partial class RuntimeContract
     [Fact]
     public void Count_Unbounded_FollowsSendsAndTakesAcrossGrowth()
     {
-        var inbox = new Mailbox<int>();
+        var inbox = new Mailbox<int> { OutlivesReceiver = true };
         Assert.Equal(0, inbox.Count);
         for (var i = 0; i < 1000; i++)
         {

@@ -56,7 +56,7 @@ public abstract partial class RuntimeContract
     [Fact]
     public void Recv_AfterReceiverExited_AnotherThreadTakesOver()
     {
-        var inbox = new Mailbox<int>();
+        var inbox = new Mailbox<int> { OutlivesReceiver = true };
         var received = new List<string>();
         inbox.Send(1);
         inbox.Send(2);
@@ -77,7 +77,7 @@ public abstract partial class RuntimeContract
     [Fact]
     public void Recv_ReceiverStoppedByDisposal_AnotherSchedulersThreadTakesTheMailboxOver()
     {
-        var inbox = new Mailbox<int>("handed over");
+        var inbox = new Mailbox<int>("handed over") { OutlivesReceiver = true };
         var other = new Scheduler(new SchedulerOptions { WorkerCount = WorkerCount, Policy = Policy });
         var first = other.Spawn(Receive(inbox, 1, []), "first");
         WaitUntil(() => inbox.IsReceiverParked, "the first receiver parks");

@@ -296,7 +296,7 @@ public abstract partial class RuntimeContract
     [Fact]
     public void TryRecv_AfterTheReceiverEnded_AnotherThreadTakesOver()
     {
-        var inbox = new Mailbox<int>("handed on");
+        var inbox = new Mailbox<int>("handed on") { OutlivesReceiver = true };
         inbox.Send(1);
         inbox.Send(2);
         var first = Run(Receive(inbox, 1, []), "first");

@@ -15,7 +15,7 @@ public sealed class DisposalTests
     public void Dispose_ReceiverQueuedAfterItsStepBudget_NoMessageIsLostToTheNextReceiver()
     {
         const int total = 200;
-        var inbox = new Mailbox<int>("budgeted");
+        var inbox = new Mailbox<int>("budgeted") { OutlivesReceiver = true };
         for (var i = 0; i < total; i++)
         {
             inbox.Send(i);

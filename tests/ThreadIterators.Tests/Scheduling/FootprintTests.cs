@@ -100,4 +100,37 @@ public sealed class FootprintTests
             () => Volatile.Read(ref finished.Value) == expectedFinished,
             () => $"{expectedFinished} tokens finish (only {Volatile.Read(ref finished.Value)} did)");
     }
+    [Fact]
+    public void Watch_CostsUnder64BytesPerWatch_OnAThreadWatchedMany()
+    {
+        const int Watches = 10_000;
+        using var scheduler = new Scheduler(1);
+        var hold = new Mailbox<int>("hold");
+        var exits = new Mailbox<ThreadExit>("exits");
+        var watched = scheduler.Spawn(Hold(hold), "watched");
+        var first = watched.Watch(exits);
+        var watches = new ThreadWatch[Watches];
+        var before = GC.GetAllocatedBytesForCurrentThread();
+        for (var i = 0; i < Watches; i++)
+        {
+            watches[i] = watched.Watch(exits);
+        }
+
+        var perWatch = (double)(GC.GetAllocatedBytesForCurrentThread() - before) / Watches;
+        Assert.True(perWatch < 64, $"{perWatch:F1} bytes per watch");
+        Assert.True(perWatch > 0, "the measurement saw the watches");
+
+        // The first watch of a thread also makes the thread's exit event, once.
+        var lone = scheduler.Spawn(Hold(new Mailbox<int>("hold once")), "watched once");
+        before = GC.GetAllocatedBytesForCurrentThread();
+        var once = lone.Watch(exits);
+        var firstWatch = GC.GetAllocatedBytesForCurrentThread() - before;
+        Assert.True(firstWatch <= 160, $"{firstWatch} bytes for the first watch of a thread");
+        Assert.True(first.Remove() && once.Remove() && watches[^1].Remove());
+
+        static IEnumerable<Event> Hold(Mailbox<int> hold)
+        {
+            yield return hold.Recv();
+        }
+    }
 }

@@ -21,8 +21,8 @@ public abstract partial class RuntimeContract
         const int Messages = 32;
         for (var round = 0; round < rounds; round++)
         {
-            var inbox = new Mailbox<int>($"inbox {round}");
-            var other = new Mailbox<int>($"other {round}");
+            var inbox = new Mailbox<int>($"inbox {round}") { OutlivesReceiver = true };
+            var other = new Mailbox<int>($"other {round}") { OutlivesReceiver = true };
             var received = new List<int>();
 
             // Half the rounds alternate a plain receive with a choice over the same mailbox, so a stop may read the
@@ -93,7 +93,7 @@ public abstract partial class RuntimeContract
         for (var round = 0; round < rounds; round++)
         {
             var shared = new SharedMailbox<int>($"shared {round}");
-            var own = new Mailbox<int>($"own {round}");
+            var own = new Mailbox<int>($"own {round}") { OutlivesReceiver = true };
             var taken = new int[Messages];
             var ownTaken = 0;
 

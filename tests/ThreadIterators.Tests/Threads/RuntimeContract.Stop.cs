@@ -17,7 +17,7 @@ public abstract partial class RuntimeContract
     [Fact]
     public void Stop_ParkedOnMailboxReceive_TakesNoMessage_AndTheMailboxServesTheNextReceiver()
     {
-        var inbox = new Mailbox<int>("inbox");
+        var inbox = new Mailbox<int>("inbox") { OutlivesReceiver = true };
         var record = new StopRecord();
         var victim = Scheduler.Spawn(Guarded(() => [inbox.Recv()], record), "victim");
 
@@ -36,7 +36,7 @@ public abstract partial class RuntimeContract
     {
         for (var round = 0; round < 50; round++)
         {
-            var inbox = new Mailbox<int>($"inbox {round}");
+            var inbox = new Mailbox<int>($"inbox {round}") { OutlivesReceiver = true };
             var record = new StopRecord();
             var victim = Scheduler.Spawn(Guarded(() => [inbox.Recv()], record), "victim");
             WaitUntil(() => inbox.IsReceiverParked, "the victim parks on its receive");
@@ -176,9 +176,9 @@ public abstract partial class RuntimeContract
     [Fact]
     public void Stop_ParkedOnChoice_WithdrawsEveryBranch()
     {
-        var inbox = new Mailbox<int>("inbox");
+        var inbox = new Mailbox<int>("inbox") { OutlivesReceiver = true };
         var shared = new SharedMailbox<int>("shared");
-        var bounded = new Mailbox<int>(1, "bounded");
+        var bounded = new Mailbox<int>(1, "bounded") { OutlivesReceiver = true };
         bounded.Send(1);
         var window = new CreditWindow(1, "credits");
         Assert.True(window.TryAcquire());
@@ -313,7 +313,7 @@ public abstract partial class RuntimeContract
     [Fact]
     public void Stop_RunningThread_WhoseNextReceiveParks_EndsThere()
     {
-        var inbox = new Mailbox<int>("inbox");
+        var inbox = new Mailbox<int>("inbox") { OutlivesReceiver = true };
         var running = 0;
         var stopped = 0;
         var record = new StopRecord();
@@ -340,7 +340,7 @@ public abstract partial class RuntimeContract
     [Fact]
     public void Stop_RunningThread_WhoseNextReceiveCompletesAtOnce_GetsThatMessage_AndEndsAtTheYieldAfter()
     {
-        var inbox = new Mailbox<int>("inbox");
+        var inbox = new Mailbox<int>("inbox") { OutlivesReceiver = true };
         inbox.Send(1);
         inbox.Send(2);
         var received = new List<int>();
@@ -561,7 +561,7 @@ public abstract partial class RuntimeContract
         }
     }
 
-    private static IEnumerable<Event> TakeOne(Mailbox<int> inbox, Action<int> taken)
+    private static IEnumerable<Event> TakeOne<T>(Mailbox<T> inbox, Action<T> taken)
     {
         var receive = inbox.Recv();
         yield return receive;

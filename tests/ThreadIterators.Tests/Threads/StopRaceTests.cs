@@ -27,7 +27,7 @@ public sealed class StopRaceTests
     public void Stop_ThatReadAnEndedThreadsReceive_TakesTheNewReceiversMark_AndPutsItBack(int workers, bool messageWhileHeld)
     {
         using var scheduler = new Scheduler(workers);
-        var inbox = new Mailbox<int>("inbox");
+        var inbox = new Mailbox<int>("inbox") { OutlivesReceiver = true };
         GreenThread? victim = null;
         using var stopHeld = new ManualResetEventSlim();
         using var releaseStop = new ManualResetEventSlim();
@@ -103,7 +103,7 @@ public sealed class StopRaceTests
     public void Stop_ThatReadAPlainReceive_WhileTheThreadParksInAChoiceOverTheSameMailbox_LeavesTheChoiceToItsOwnStop(int workers, bool messageWhileHeld)
     {
         using var scheduler = new Scheduler(workers);
-        var inbox = new Mailbox<int>("inbox");
+        var inbox = new Mailbox<int>("inbox") { OutlivesReceiver = true };
         var other = new Mailbox<int>("other");
         var choice = new Choice(inbox.Recv(), other.Recv());
         var received = new ConcurrentQueue<int>();
@@ -206,7 +206,7 @@ public sealed class StopRaceTests
     public async Task Stop_ThatReadAnEndedThreadsReceive_TakesAnAsyncReadersMark_WhileItsWaitIsCanceled_TheWaitStillEnds(int workers)
     {
         using var scheduler = new Scheduler(workers);
-        var inbox = new Mailbox<int>("inbox");
+        var inbox = new Mailbox<int>("inbox") { OutlivesReceiver = true };
         GreenThread? victim = null;
         using var source = new CancellationTokenSource();
         using var stopHeld = new ManualResetEventSlim();

@@ -188,7 +188,7 @@ public abstract partial class RuntimeContract
     public void SendEvery_BoundedTargetFull_TheTickIsDroppedAndCounted_AndTheNextTickTriesAgain()
     {
         var scheduler = CreateSchedulerWithFakeTime(out var clock);
-        var inbox = new Mailbox<int>(1, "small");
+        var inbox = new Mailbox<int>(1, "small") { OutlivesReceiver = true };
         var ticks = scheduler.SendEvery(inbox, 1, Period, Period);
         WaitUntil(() => Probe.TimersSettled(scheduler, 1), "the first tick is pending");
 

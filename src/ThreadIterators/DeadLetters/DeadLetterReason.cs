@@ -1,0 +1,17 @@
+namespace ThreadIterators;
+
+/// <summary>Why a message went to the dead letters; see <see cref="Scheduler.DeadLetter"/>.</summary>
+public enum DeadLetterReason
+{
+    /// <summary>It was in the mailbox, not yet received, when the mailbox's receiver ended.</summary>
+    QueuedWhenReceiverEnded,
+
+    /// <summary>It was sent to a mailbox whose receiver had ended.</summary>
+    SentAfterReceiverEnded,
+
+    /// <summary>
+    /// The runtime sent it for a thread's end (a <see cref="ThreadWatch"/>'s or a link's <see cref="ThreadExit"/>),
+    /// and the target refused it: it was completed, or a target of the user's own returned false or threw.
+    /// </summary>
+    RefusedByTarget,
+}

@@ -1,0 +1,50 @@
+using System;
+using System.Threading;
+
+namespace ThreadIterators;
+
+// Dead letters: messages that reached no receiver, because the green thread that received from their mailbox ended.
+// Counted and raised here, on the scheduler of that thread, so that none is dropped silently. Off every hot path:
+// only a send to a mailbox whose receiver has ended comes here. Any thread.
+public sealed partial class Scheduler
+{
+    /// <summary>Dead letters so far; see <see cref="DeadLetterCount"/>.</summary>
+    private long _deadLetters;
+
+    /// <summary>
+    /// Raised for every message that reached no receiver: a message still in a mailbox when its receiving green
+    /// thread ended, or sent to the mailbox after that (see <see cref="Mailbox{T}.OutlivesReceiver"/>). The
+    /// scheduler is the ended receiver's, and raises it also after its disposal, for the sends that come later.
+    /// </summary>
+    /// <remarks>
+    /// Raised synchronously on the OS thread that found the message undeliverable: the receiver's worker as it ends
+    /// (for the messages queued then), or the sender's thread. A handler must not block; one that throws is reported
+    /// on standard error, and the runtime goes on (see <see cref="UnobservedFault"/> for the rule).
+    /// </remarks>
+    public event EventHandler<DeadLetterEventArgs>? DeadLetter;
+
+    /// <summary>Gets how many messages have gone to this scheduler's dead letters (see <see cref="DeadLetter"/>).</summary>
+    public long DeadLetterCount => Interlocked.Read(ref _deadLetters);
+
+    /// <summary>Counts a dead letter and raises <see cref="DeadLetter"/>. Any thread.</summary>
+    internal void DeadLettered(object? message, object mailbox, GreenThread? receiver, DeadLetterReason reason)
+    {
+        Interlocked.Increment(ref _deadLetters);
+        var handler = DeadLetter;
+        if (handler is null)
+        {
+            return;
+        }
+
+        var args = new DeadLetterEventArgs(message, mailbox, receiver, reason);
+        try
+        {
+            handler(this, args);
+        }
+        catch (Exception exception)
+        {
+            // The sender, or the worker ending the receiver, must go on; see UnobservedFault for the rule.
+            Console.Error.WriteLine($"ThreadIterators: a {nameof(DeadLetter)} handler of {this} threw on {args}: {exception}");
+        }
+    }
+}
