@@ -41,7 +41,8 @@ public sealed partial class Mailbox<T> : IReceiverEndHandler
     {
         if (Volatile.Read(ref _receiver) != thread || Volatile.Read(ref _chooser) is MailboxChannelReader<T>)
         {
-            // An async reader took the mailbox over: it is the receiver now.
+            // An async reader took the mailbox over, or is attaching now that the receiver has ended: it is the
+            // receiver. Its attach is decided under a lock this does not take, so an unattached one is left alone too.
             return;
         }
 

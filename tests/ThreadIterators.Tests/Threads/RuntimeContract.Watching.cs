@@ -116,7 +116,6 @@ public abstract partial class RuntimeContract
     {
         const int Rounds = 200;
         var exits = new Mailbox<ThreadExit>("racing exits") { OutlivesReceiver = true };
-        var removedFirst = 0;
         for (var round = 0; round < Rounds; round++)
         {
             var release = new Mailbox<int>($"release {round}");
@@ -142,13 +141,7 @@ public abstract partial class RuntimeContract
             {
                 Run(TakeOne(exits, _ => { }), $"drain {round}");
             }
-            else
-            {
-                removedFirst++;
-            }
         }
-
-        Assert.InRange(removedFirst, 0, Rounds);
 
         static IEnumerable<Event> WaitThenEnd(Mailbox<int> release)
         {
