@@ -291,6 +291,17 @@ internal sealed class ExitEvent : Event
             _watches = null;
             signal = _signal;
             task = _task;
+
+            // Watches are claimed here, under the lock, so that one whose message will observe the fault does so
+            // before the fault is tracked as unobserved: a supervised crash then costs no finalizable sentinel.
+            for (var watch = watches; watch is not null; watch = watch.Next)
+            {
+                if (watch.TryClaim() && fault is not null && watch.Observes)
+                {
+                    _observed = true;
+                }
+            }
+
             if (fault is not null && report && !_observed)
             {
                 _sentinel = new FaultSentinel(_thread, fault.SourceException);
@@ -321,13 +332,18 @@ internal sealed class ExitEvent : Event
         {
             var next = watch.Next;
             watch.Previous = watch.Next = null;
-            told |= watch.TryFire(OutcomeOf(fault), fault?.SourceException);
+            if (watch.HasFired)
+            {
+                // Claimed above: only the end fires a watch in this list, and a removal cannot undo the claim.
+                watch.Send(OutcomeOf(fault), fault?.SourceException);
+            }
+
             watch = next;
         }
 
         if (told && fault is not null)
         {
-            // A watch or a trapping linked thread got the fault as a message: it is observed.
+            // A trapping linked thread got the fault as a message: it is observed.
             Observed();
         }
 

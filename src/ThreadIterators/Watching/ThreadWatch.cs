@@ -73,15 +73,29 @@ public sealed class ThreadWatch
     /// <inheritdoc/>
     public override string ToString() => $"Watch on {Thread} ({Volatile.Read(ref _state) switch { Active => "active", Removed => "removed", _ => "fired" }})";
 
-    /// <summary>Sends the message unless the watch was removed; true if it sent. The ending thread's worker, or the watcher on an ended thread; once.</summary>
+    /// <summary>Sends the message unless the watch was removed; true if it sent to a target that observes a fault. The watcher on an ended thread; once.</summary>
     internal bool TryFire(ThreadOutcome outcome, System.Exception? exception)
     {
-        if (Interlocked.CompareExchange(ref _state, Fired, Active) != Active)
+        if (!TryClaim())
         {
             return false;
         }
 
-        Deliver.To(_target, new ThreadExit(Thread, outcome, exception, this), Thread);
-        return true;
+        Send(outcome, exception);
+        return Observes;
     }
+
+    /// <summary>
+    /// Takes the watch for its thread's end, so that a removal from now on fails; the message is sent by
+    /// <see cref="Send"/>. The ending thread's worker, under the exit event's lock, so that a fault is known to be
+    /// observed before it is tracked as unobserved.
+    /// </summary>
+    internal bool TryClaim() => Interlocked.CompareExchange(ref _state, Fired, Active) == Active;
+
+    /// <summary>Gets a value indicating whether sending this watch's message observes a fault.</summary>
+    internal bool Observes => _target is not IUnobservingTarget;
+
+    /// <summary>Sends the message of a watch claimed by <see cref="TryClaim"/>.</summary>
+    internal void Send(ThreadOutcome outcome, System.Exception? exception) =>
+        Deliver.To(_target, new ThreadExit(Thread, outcome, exception, this), Thread);
 }

@@ -22,5 +22,8 @@ public abstract partial class RuntimeContract
         Assert.Equal(TaskWait.Expected(10_000), TaskWait.ReceiveWaiting(Scheduler, TaskWait.Prefilled(10_000), 10_000));
         Assert.Equal(TaskWait.Expected(2_000), TaskWait.PendingTask(Scheduler, 2_000));
         Assert.Equal(TaskWait.Expected(2_000), TaskWait.ReceiveFromHelper(Scheduler, 2_000));
+        Assert.Equal(Restarts.Expected(500), Restarts.Supervised(Scheduler, 500, crash: true));
+        Assert.Equal(Restarts.Expected(500), Restarts.Supervised(Scheduler, 500, crash: false));
+        Assert.Equal(Restarts.Expected(500), Restarts.Unsupervised(Scheduler, 500));
     }
 }

@@ -1,0 +1,214 @@
+using System;
+using System.Collections.Generic;
+using System.Threading;
+
+namespace ThreadIterators;
+
+// The supervisor's thread: one loop over its children's ends, its commands and its shutdown token. Everything that
+// waits (a shutdown, a removal, the children a restart takes) is here; the bookkeeping is in SupervisorRun.
+public sealed partial class Supervisor
+{
+    /// <summary>Begins a run, unless one is running.</summary>
+    private IEnumerable<Event> NewRun(CancellationToken stop, out SupervisorRun run)
+    {
+        lock (Gate)
+        {
+            if (_run is { Ended: false, Thread: { } thread })
+            {
+                throw new InvalidOperationException($"{this} is already running, as {thread}; a supervisor runs on one thread at a time.");
+            }
+
+            // A run whose body never started is replaced: its body, if it ever starts, faults at once.
+            _run = run = new SupervisorRun(this);
+        }
+
+        return Loop(run, stop);
+    }
+
+    private IEnumerable<Event> Loop(SupervisorRun run, CancellationToken stop)
+    {
+        run.Begin(GreenThread.Current!);
+        var exits = run.Exits!;
+        var choice = new Choice(exits.Recv(), run.Commands.Recv(), Event.WhenCanceled(stop));
+        SupervisorCommand? inProgress = null;
+        var shutDown = false;
+        try
+        {
+            foreach (var spec in _initial)
+            {
+                run.Add(spec);
+            }
+
+            while (true)
+            {
+                yield return choice;
+                if (choice.Index == 2)
+                {
+                    break;
+                }
+
+                if (choice.Index == 0)
+                {
+                    var exit = exits.Recv().Value;
+                    if (run.OnExit(exit, out var giveUp) is not { } slot)
+                    {
+                        continue;
+                    }
+
+                    if (giveUp)
+                    {
+                        foreach (var wait in ShutDown(run, run.AllRunningReversed()))
+                        {
+                            yield return wait;
+                        }
+
+                        shutDown = true;
+                        var gaveUp = new SupervisorGaveUpException(this, exit, slot.Spec.Id, Options.MaxRestarts, Options.Period);
+                        Raise(GaveUp, new SupervisorGaveUpEventArgs(gaveUp));
+                        throw gaveUp;
+                    }
+
+                    var group = run.GroupOf(slot);
+                    if (group.Count > 1)
+                    {
+                        foreach (var wait in ShutDown(run, SupervisorRun.RunningReversed(group, slot)))
+                        {
+                            yield return wait;
+                        }
+                    }
+
+                    if (run.Restart(slot, exit, group) is { } restarted)
+                    {
+                        Raise(Restarted, restarted);
+                    }
+
+                    continue;
+                }
+
+                var command = run.Commands.Recv().Value;
+                if (!run.Take(command))
+                {
+                    continue;
+                }
+
+                inProgress = command;
+                if (command.Add is { } spec)
+                {
+                    Add(run, command, spec);
+                }
+                else if (command.Remove is { } id)
+                {
+                    if (run.Find(id) is { } removed)
+                    {
+                        foreach (var wait in ShutDown(run, [removed]))
+                        {
+                            yield return wait;
+                        }
+
+                        run.Drop(removed);
+                        command.Removed!.TrySetResult(true);
+                    }
+                    else
+                    {
+                        command.Removed!.TrySetResult(false);
+                    }
+                }
+                else if (run.StartDue() is { } started)
+                {
+                    foreach (var restarted in started)
+                    {
+                        Raise(Restarted, restarted);
+                    }
+                }
+
+                inProgress = null;
+            }
+
+            foreach (var wait in ShutDown(run, run.AllRunningReversed()))
+            {
+                yield return wait;
+            }
+
+            shutDown = true;
+        }
+        finally
+        {
+            run.End();
+            inProgress?.Fail(new InvalidOperationException($"{this} ended before it could {inProgress}."));
+            if (!shutDown)
+            {
+                run.Abandon();
+            }
+        }
+    }
+
+    /// <summary>Starts a child a command added, and tells the caller.</summary>
+    private static void Add(SupervisorRun run, SupervisorCommand command, ChildSpec spec)
+    {
+        GreenThread added;
+        try
+        {
+            added = run.Add(spec);
+        }
+        catch (Exception exception)
+        {
+            command.Added!.TrySetException(exception);
+            if (exception is ArgumentException)
+            {
+                return;
+            }
+
+            throw;
+        }
+
+        command.Added!.TrySetResult(added);
+    }
+
+    /// <summary>
+    /// Shuts children down one at a time, in the order given: cancels a child's token and waits out its grace, then
+    /// stops it and waits for its end. Its end is then no crash: the run forgets it.
+    /// </summary>
+    private IEnumerable<Event> ShutDown(SupervisorRun run, List<ChildSlot> slots)
+    {
+        foreach (var slot in slots)
+        {
+            if (slot.Thread is not { } thread)
+            {
+                continue;
+            }
+
+            var grace = slot.Spec.Shutdown;
+            if (slot.Stopping is { } stopping && grace != TimeSpan.Zero && !thread.IsCompleted)
+            {
+                stopping.Cancel();
+                yield return grace == Timeout.InfiniteTimeSpan ? thread.Ended : thread.Ended.WithTimeout(grace);
+            }
+
+            if (!thread.IsCompleted)
+            {
+                thread.Stop($"{this} shut it down{(slot.Stopping is null ? string.Empty : $" after its grace of {grace}")}");
+            }
+
+            yield return thread.Ended;
+            run.Forget(slot);
+        }
+    }
+
+    /// <summary>Raises a supervisor event; a handler that throws is written to standard error, as the scheduler's handlers are.</summary>
+    private void Raise<TArgs>(EventHandler<TArgs>? handler, TArgs args)
+    {
+        if (handler is null)
+        {
+            return;
+        }
+
+        try
+        {
+            handler(this, args);
+        }
+        catch (Exception exception)
+        {
+            Console.Error.WriteLine($"ThreadIterators: a handler of {this} threw on {args}: {exception}");
+        }
+    }
+}
