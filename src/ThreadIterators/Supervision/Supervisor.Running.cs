@@ -134,6 +134,7 @@ public sealed partial class Supervisor
         finally
         {
             run.End();
+            run.CancelTimers();
             inProgress?.Fail(new InvalidOperationException($"{this} ended before it could {inProgress}."));
             if (!shutDown)
             {

@@ -437,18 +437,24 @@ internal sealed class SupervisorRun : IMessageTarget<ThreadExit>, IUnobservingTa
         }
     }
 
-    /// <summary>
-    /// As the run's thread ends by a stop (its own supervisor's, a link's, its scheduler's disposal) rather than a
-    /// shutdown: stops every child still running, in reverse start order, without waiting, and cancels the timers.
-    /// Supervisor's thread, in its <c>finally</c> block.
-    /// </summary>
-    internal void Abandon()
+    /// <summary>Cancels the backoff timers still pending, so that they hold nothing once the run has ended. Supervisor's thread, in its <c>finally</c> block.</summary>
+    internal void CancelTimers()
     {
         foreach (var timer in _timers)
         {
             timer.Cancel();
         }
 
+        _timers.Clear();
+    }
+
+    /// <summary>
+    /// As the run's thread ends by a stop (its own supervisor's, a link's, its scheduler's disposal) rather than a
+    /// shutdown: stops every child still running, in reverse start order, without waiting. Supervisor's thread, in
+    /// its <c>finally</c> block.
+    /// </summary>
+    internal void Abandon()
+    {
         foreach (var slot in AllRunningReversed())
         {
             var thread = slot.Thread!;

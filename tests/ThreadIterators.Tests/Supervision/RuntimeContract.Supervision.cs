@@ -26,7 +26,7 @@ public abstract partial class RuntimeContract
         supervisor.Restarted += (_, e) => restarts.Enqueue(e);
         using var stop = new CancellationTokenSource();
         var thread = supervisor.Start(Scheduler, stop.Token);
-        WaitUntil(() => pupils.Waiting("a", "b", "c"), "the three children start");
+        WaitUntil(() => pupils.Waiting("a", "b", "c") && supervisor.Children.All(c => c.Thread is not null), "the three children start");
         Assert.Equal(["start a", "start b", "start c"], pupils.Log);
         var before = supervisor.Children.Select(c => c.Thread).ToArray();
 
@@ -66,7 +66,7 @@ public abstract partial class RuntimeContract
         supervisor.Restarted += (_, e) => restarts.Enqueue(e);
         using var stop = new CancellationTokenSource();
         var thread = supervisor.Start(Scheduler, stop.Token);
-        WaitUntil(() => pupils.Waiting("a", "b", "c"), "the three children start");
+        WaitUntil(() => pupils.Waiting("a", "b", "c") && supervisor.Children.All(c => c.Thread is not null), "the three children start");
 
         pupils.Crash("b");
         WaitUntil(() => pupils.Restarts == 1, "the children are restarted");
@@ -85,7 +85,7 @@ public abstract partial class RuntimeContract
         var supervisor = pupils.Supervise(new SupervisorOptions { MaxRestarts = 10, Strategy = SupervisionStrategy.RestForOne }, pupils.Spec("a"), pupils.Spec("b"), pupils.Spec("c"), pupils.Spec("d"));
         using var stop = new CancellationTokenSource();
         var thread = supervisor.Start(Scheduler, stop.Token);
-        WaitUntil(() => pupils.Waiting("a", "b", "c", "d"), "the four children start");
+        WaitUntil(() => pupils.Waiting("a", "b", "c", "d") && supervisor.Children.All(c => c.Thread is not null), "the four children start");
         var a = supervisor.Children[0].Thread;
 
         pupils.Crash("b");
@@ -110,7 +110,7 @@ public abstract partial class RuntimeContract
         var supervisor = pupils.Supervise(ManyRestarts, pupils.Spec("x", type), pupils.Spec("y"));
         using var stop = new CancellationTokenSource();
         var thread = supervisor.Start(Scheduler, stop.Token);
-        WaitUntil(() => pupils.Waiting("x", "y"), "the children start");
+        WaitUntil(() => pupils.Waiting("x", "y") && supervisor.Children.All(c => c.Thread is not null), "the children start");
         var first = supervisor.Children[0].Thread!;
 
         if (crash)
@@ -166,7 +166,7 @@ public abstract partial class RuntimeContract
         var gaveUp = new ConcurrentQueue<SupervisorGaveUpEventArgs>();
         supervisor.GaveUp += (_, e) => gaveUp.Enqueue(e);
         var thread = supervisor.Start(scheduler);
-        WaitUntil(() => pupils.Waiting("a", "b", "c"), "the children start");
+        WaitUntil(() => pupils.Waiting("a", "b", "c") && supervisor.Children.All(c => c.Thread is not null), "the children start");
 
         // Restarts at t = 0, 1 and 2 s: three within any 10 s, allowed.
         for (var i = 1; i <= 3; i++)
@@ -244,7 +244,7 @@ public abstract partial class RuntimeContract
         supervisor.Restarted += (_, e) => restarts.Enqueue(e);
         using var stop = new CancellationTokenSource();
         var thread = supervisor.Start(scheduler, stop.Token);
-        WaitUntil(() => pupils.Waiting("a", "b"), "the children start");
+        WaitUntil(() => pupils.Waiting("a", "b") && supervisor.Children.All(c => c.Thread is not null), "the children start");
 
         TimeSpan[] expected = [TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(2), TimeSpan.FromSeconds(4), TimeSpan.FromSeconds(4)];
         for (var i = 0; i < expected.Length; i++)
@@ -282,7 +282,7 @@ public abstract partial class RuntimeContract
             pupils.Spec("heeds"), pupils.Plain("plain"), pupils.Deaf("deaf", TimeSpan.FromSeconds(5)), pupils.Deaf("brutal", TimeSpan.Zero));
         using var stop = new CancellationTokenSource();
         var thread = supervisor.Start(scheduler, stop.Token);
-        WaitUntil(() => pupils.Waiting("heeds", "plain", "deaf", "brutal"), "the children start");
+        WaitUntil(() => pupils.Waiting("heeds", "plain", "deaf", "brutal") && supervisor.Children.All(c => c.Thread is not null), "the children start");
         var children = supervisor.Children.Select(c => c.Thread!).ToArray();
 
         stop.Cancel();
@@ -368,7 +368,7 @@ public abstract partial class RuntimeContract
         var pupils = new Pupils();
         var supervisor = pupils.Supervise(ManyRestarts, pupils.Spec("a"), pupils.Plain("b"));
         var thread = supervisor.Start(Scheduler);
-        WaitUntil(() => pupils.Waiting("a", "b"), "the children start");
+        WaitUntil(() => pupils.Waiting("a", "b") && supervisor.Children.All(c => c.Thread is not null), "the children start");
         var children = supervisor.Children.Select(c => c.Thread!).ToArray();
 
         thread.Stop("enough");
