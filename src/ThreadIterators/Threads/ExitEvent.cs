@@ -309,6 +309,20 @@ internal sealed class ExitEvent : Event
             }
         }
 
+        // The watches' messages first: once a joiner sees the end, a watch whose removal failed has sent its message.
+        for (var watch = watches; watch is not null;)
+        {
+            var next = watch.Next;
+            watch.Previous = watch.Next = null;
+            if (watch.HasFired)
+            {
+                // Claimed above: only the end fires a watch in this list, and a removal cannot undo the claim.
+                watch.Send(OutcomeOf(fault), fault?.SourceException);
+            }
+
+            watch = next;
+        }
+
         signal?.Set();
         if (task is not null)
         {
@@ -326,19 +340,6 @@ internal sealed class ExitEvent : Event
         else if (joiners is not null)
         {
             told = Wake(joiners);
-        }
-
-        for (var watch = watches; watch is not null;)
-        {
-            var next = watch.Next;
-            watch.Previous = watch.Next = null;
-            if (watch.HasFired)
-            {
-                // Claimed above: only the end fires a watch in this list, and a removal cannot undo the claim.
-                watch.Send(OutcomeOf(fault), fault?.SourceException);
-            }
-
-            watch = next;
         }
 
         if (told && fault is not null)
