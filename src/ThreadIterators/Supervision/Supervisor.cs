@@ -55,6 +55,9 @@ public sealed partial class Supervisor
 
     private readonly ChildSpec[] _initial;
 
+    /// <summary>The lock over what other threads read of a run; its own object, since <see cref="_initial"/> is handed out.</summary>
+    private readonly object _gate = new();
+
     private readonly long _number = Interlocked.Increment(ref s_lastNumber);
 
     /// <summary>The current run, or null; guarded by <see cref="Gate"/>.</summary>
@@ -137,7 +140,7 @@ public sealed partial class Supervisor
     public SupervisorOptions Options { get; }
 
     /// <summary>Gets the children every run starts, in order.</summary>
-    public IReadOnlyList<ChildSpec> InitialChildren => _initial;
+    public IReadOnlyList<ChildSpec> InitialChildren => Array.AsReadOnly(_initial);
 
     /// <summary>Gets the thread of the current run, or null if the supervisor is not running.</summary>
     public GreenThread? Thread
@@ -167,7 +170,7 @@ public sealed partial class Supervisor
     }
 
     /// <summary>The lock over what other threads read of a run (see <see cref="SupervisorRun"/>); never held across a wait.</summary>
-    internal object Gate => _initial;
+    internal object Gate => _gate;
 
     /// <summary>The current run; under <see cref="Gate"/>.</summary>
     internal SupervisorRun? CurrentRun => _run;
