@@ -14,4 +14,11 @@ public enum DeadLetterReason
     /// and the target refused it: it was completed, or a target of the user's own returned false or threw.
     /// </summary>
     RefusedByTarget,
+
+    /// <summary>
+    /// It is the answer (<see cref="ReplyTo{T}.Reply"/> or <see cref="ReplyTo{T}.Fail"/>) to a request whose caller had
+    /// stopped waiting: its ask timed out, was canceled, saw its server end, or its caller was stopped while it waited.
+    /// The mailbox is the request's <see cref="ReplyTo{T}"/>.
+    /// </summary>
+    LateReply,
 }

@@ -25,5 +25,8 @@ public abstract partial class RuntimeContract
         Assert.Equal(Restarts.Expected(500), Restarts.Supervised(Scheduler, 500, crash: true));
         Assert.Equal(Restarts.Expected(500), Restarts.Supervised(Scheduler, 500, crash: false));
         Assert.Equal(Restarts.Expected(500), Restarts.Unsupervised(Scheduler, 500));
+        Assert.Equal(Asks.Expected(1_000), Asks.Ask(Scheduler, 1_000, timeout: true));
+        Assert.Equal(Asks.Expected(1_000), Asks.Ask(Scheduler, 1_000, timeout: false));
+        Assert.Equal(Asks.Expected(1_000), Asks.ReplyMailbox(Scheduler, 1_000));
     }
 }

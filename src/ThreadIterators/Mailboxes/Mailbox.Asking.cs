@@ -1,0 +1,207 @@
+using System;
+using System.Threading;
+using System.Threading.Tasks;
+
+namespace ThreadIterators;
+
+// Request-reply: a request carrying a one-shot reply target, and a wait for the answer that ends at the reply, the
+// server's end or a timeout (docs/supervision.md, "Request-reply"). Off the hot path: an ask makes its event or task,
+// its shared state, its reply target and a watch on the server.
+public sealed partial class Mailbox<T>
+{
+    /// <summary>
+    /// Sends a request made by <paramref name="request"/> around a new one-shot reply target, and returns the event
+    /// the calling green thread yields to wait for the answer (Erlang's <c>gen_server:call</c>, Akka.NET's
+    /// <c>Ask</c>): it completes when the server replies, when the server thread ends first, or when
+    /// <paramref name="timeout"/> has passed, whichever comes first.
+    /// </summary>
+    /// <remarks>
+    /// <para>
+    /// <b>The server</b> is the green thread receiving from this mailbox when the request is sent
+    /// (<see cref="Receiver"/>). The ask watches it: if it ends before replying (normally, by a fault, or stopped),
+    /// the ask fails at once with a <see cref="ServerEndedException"/> carrying its end, not at the timeout. A
+    /// mailbox with no receiver yet, or read by async code, or between two receivers of a mailbox that outlives
+    /// them (<see cref="OutlivesReceiver"/>), has no server to watch: the request waits for whoever receives it, and
+    /// only the timeout bounds the wait. The watch does not count as observing the server's fault.
+    /// </para>
+    /// <para>
+    /// <b>Late answers.</b> Each request has its own reply target, so an answer that comes after the ask completed
+    /// without it (timed out, or its server seen to end), or after the caller was stopped while waiting, goes to the
+    /// dead letters of the caller's scheduler (<see cref="DeadLetterReason.LateReply"/>), never into a mailbox of the
+    /// caller.
+    /// </para>
+    /// <para>
+    /// The request is sent here, and the timeout starts here, on the scheduler's clock. A bounded mailbox must have
+    /// room: a green thread cannot wait for it inside an ask, so a full one refuses the request with an exception
+    /// (yield a <see cref="Put"/> of an ordinary message to wait for room).
+    /// </para>
+    /// </remarks>
+    /// <typeparam name="TReply">The reply's type.</typeparam>
+    /// <param name="request">Makes the request around its reply target; called once, here.</param>
+    /// <param name="timeout">
+    /// The longest wait for the answer, from now: from zero to <see cref="Event.MaxSleep"/>, or
+    /// <see cref="Timeout.InfiniteTimeSpan"/> to wait for a reply or the server's end only.
+    /// </param>
+    /// <returns>The event to yield; then <see cref="AskEvent{T}.Value"/> holds the reply.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="request"/> is null, or returned null.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="timeout"/> is negative (other than infinite) or longer than <see cref="Event.MaxSleep"/>.</exception>
+    /// <exception cref="InvalidOperationException">
+    /// The caller is not a green thread (use <see cref="AskAsync{TReply}"/>); or it is this mailbox's receiver, which
+    /// would wait for itself; or the mailbox is bounded and full.
+    /// </exception>
+    /// <exception cref="System.Threading.Channels.ChannelClosedException">The mailbox was completed; the request was not sent.</exception>
+    /// <example>
+    /// <code>
+    /// record Get(string Key, ReplyTo&lt;int&gt; Reply);
+    ///
+    /// var count = counter.Ask&lt;int&gt;(reply =&gt; new Get("apples", reply), TimeSpan.FromSeconds(5));
+    /// yield return count;
+    /// if (count.Exception is TimeoutException) { /* no answer in 5 s; a late one goes to the dead letters */ }
+    /// else Console.WriteLine(count.Value);   // throws ServerEndedException if the counter ended first
+    /// </code>
+    /// </example>
+    public AskEvent<TReply> Ask<TReply>(Func<ReplyTo<TReply>, T> request, TimeSpan timeout)
+    {
+        ArgumentNullException.ThrowIfNull(request);
+        CheckAskTimeout(timeout);
+        var caller = GreenThread.Current
+            ?? throw new InvalidOperationException($"Ask on {this} was called outside a green thread, which has no thread to park: async code uses AskAsync.");
+        var server = ServerFor(caller);
+        var ask = new AskEvent<TReply>(caller, this, timeout);
+        var pending = ask.Pending;
+        var message = MakeRequest(request, pending);
+        pending.Arm(server);
+        bool sent;
+        try
+        {
+            sent = TrySend(message);
+        }
+        catch
+        {
+            pending.TryDecide(ReplyOutcome.Abandoned, default!, new InvalidOperationException($"{pending.Describe()}: the request was not sent."));
+            throw;
+        }
+
+        if (!sent)
+        {
+            pending.TryDecide(ReplyOutcome.Abandoned, default!, new InvalidOperationException($"{pending.Describe()}: the request was not sent."));
+            throw new InvalidOperationException($"{caller} asked {this}, which is bounded ({Capacity}) and full: the request was not sent. An ask does not wait for room; yield Put to wait, or make the mailbox larger.");
+        }
+
+        return ask;
+    }
+
+    /// <summary>
+    /// Sends a request made by <paramref name="request"/> around a new one-shot reply target, and returns a task that
+    /// completes with the answer: for async code, what <see cref="Ask{TReply}"/> is for a green thread. It fails
+    /// with a <see cref="ServerEndedException"/> if the server thread ends first, with a
+    /// <see cref="TimeoutException"/> once <paramref name="timeout"/> has passed, and is canceled by
+    /// <paramref name="cancellationToken"/>.
+    /// </summary>
+    /// <remarks>
+    /// <para>
+    /// The server, and late answers, as for <see cref="Ask{TReply}"/>: the server watched is the mailbox's receiver
+    /// when the request is sent, and an answer after the task completed without it is a dead letter
+    /// (<see cref="DeadLetterReason.LateReply"/>) of the receiver's scheduler.
+    /// </para>
+    /// <para>
+    /// The timeout runs on the clock of the receiver's scheduler, from the moment the request is in the mailbox; a
+    /// mailbox with no receiver yet is timed by the system clock. A full bounded mailbox is waited on for room first,
+    /// as <see cref="SendAsync"/> waits, bounded only by <paramref name="cancellationToken"/>. The task's continuations
+    /// run asynchronously, never on the server's worker or the timer thread.
+    /// </para>
+    /// </remarks>
+    /// <typeparam name="TReply">The reply's type.</typeparam>
+    /// <param name="request">Makes the request around its reply target; called once, here.</param>
+    /// <param name="timeout">The longest wait for the answer: from zero to <see cref="Event.MaxSleep"/>, or <see cref="Timeout.InfiniteTimeSpan"/>.</param>
+    /// <param name="cancellationToken">Cancels the ask; an answer after that goes to the dead letters.</param>
+    /// <returns>A task that completes with the reply.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="request"/> is null, or returned null.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="timeout"/> is negative (other than infinite) or longer than <see cref="Event.MaxSleep"/>.</exception>
+    /// <exception cref="InvalidOperationException">The caller is a green thread that receives from this mailbox, and would wait for itself.</exception>
+    /// <example>
+    /// <code>
+    /// int apples = await counter.AskAsync&lt;int&gt;(reply =&gt; new Get("apples", reply), TimeSpan.FromSeconds(5));
+    /// </code>
+    /// </example>
+    public Task<TReply> AskAsync<TReply>(Func<ReplyTo<TReply>, T> request, TimeSpan timeout, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(request);
+        CheckAskTimeout(timeout);
+        if (cancellationToken.IsCancellationRequested)
+        {
+            return Task.FromCanceled<TReply>(cancellationToken);
+        }
+
+        var caller = GreenThread.Current;
+        var server = ServerFor(caller);
+        var scheduler = server?.Scheduler ?? Receiver?.Scheduler ?? caller?.Scheduler;
+        var ask = new AskTask<TReply>(this, scheduler, timeout, cancellationToken);
+        var message = MakeRequest(request, ask.Pending);
+        var send = SendAsync(message, cancellationToken);
+        if (!send.IsCompletedSuccessfully)
+        {
+            return SendThenAskAsync(send, ask, server);
+        }
+
+        ask.Pending.Arm(server);
+        ask.WatchToken();
+        return ask.Task;
+    }
+
+    private static async Task<TReply> SendThenAskAsync<TReply>(ValueTask send, AskTask<TReply> ask, GreenThread? server)
+    {
+        try
+        {
+            await send.ConfigureAwait(false);
+        }
+        catch
+        {
+            ask.Pending.TryDecide(ReplyOutcome.Abandoned, default!, new InvalidOperationException($"{ask.Pending.Describe()}: the request was not sent."));
+            throw;
+        }
+
+        ask.Pending.Arm(server);
+        ask.WatchToken();
+        return await ask.Task.ConfigureAwait(false);
+    }
+
+    private static void CheckAskTimeout(TimeSpan timeout)
+    {
+        if ((timeout < TimeSpan.Zero && timeout != Timeout.InfiniteTimeSpan) || timeout > Event.MaxSleep)
+        {
+            throw new ArgumentOutOfRangeException(nameof(timeout), timeout, $"The timeout of an ask must last from zero to {Event.MaxSleepText}, or be Timeout.InfiniteTimeSpan.");
+        }
+    }
+
+    /// <summary>
+    /// The green thread an ask watches: the receiver, unless there is none to watch (no receiver yet, async code
+    /// reads the mailbox, or one that outlives its receivers is between two); refuses a caller that is the receiver.
+    /// </summary>
+    private GreenThread? ServerFor(GreenThread? caller)
+    {
+        var receiver = Volatile.Read(ref _receiver);
+        if (receiver is null || Volatile.Read(ref _chooser) is MailboxChannelReader<T>)
+        {
+            return null;
+        }
+
+        if (receiver == caller)
+        {
+            throw new InvalidOperationException($"{caller} asked {this}, which it receives from itself: it would wait for its own reply until the timeout.");
+        }
+
+        return OutlivesReceiver && receiver.IsCompleted ? null : receiver;
+    }
+
+    private T MakeRequest<TReply>(Func<ReplyTo<TReply>, T> request, PendingReply<TReply> pending)
+    {
+        var message = request(pending.ReplyTo);
+        if (message is null)
+        {
+            throw new ArgumentNullException(nameof(request), $"The request made for an ask of {this} was null.");
+        }
+
+        return message;
+    }
+}
