@@ -65,7 +65,7 @@ namespace ThreadIterators;
 /// </example>
 /// </remarks>
 /// <typeparam name="T">The type of the messages.</typeparam>
-[DebuggerDisplay("{ToString(),nq}")]
+[DebuggerDisplay("{DebuggerDisplay,nq}")]
 public sealed partial class Mailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
 {
     /// <summary>Slots of a mailbox's first segment: enough for a reply or a few children's answers. Guessed.</summary>
@@ -449,4 +449,16 @@ public sealed partial class Mailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
 
     /// <inheritdoc/>
     public override string ToString() => Name is null ? $"Mailbox<{typeof(T).Name}>" : $"Mailbox<{typeof(T).Name}> '{Name}'";
+
+    /// <summary>Gets what the debugger shows: the mailbox, its messages (of its capacity), its receiver, and whether it is completed.</summary>
+    internal string DebuggerDisplay
+    {
+        get
+        {
+            var receiver = Receiver;
+            var queued = Capacity is { } capacity ? $"{Count}/{capacity} queued" : $"{Count} queued";
+            var who = receiver is null ? "no receiver yet" : $"receiver {receiver}{(receiver.IsCompleted ? " (ended)" : string.Empty)}";
+            return $"{this}: {queued}, {who}{(IsCompleted ? ", completed" : string.Empty)}";
+        }
+    }
 }

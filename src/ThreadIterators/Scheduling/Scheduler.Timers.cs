@@ -7,7 +7,7 @@ namespace ThreadIterators;
 public sealed partial class Scheduler
 {
     /// <summary>
-    /// Cancelled by <see cref="Dispose"/>: ends the waits for room of one-shot sends whose bounded target was full
+    /// Cancelled by <see cref="Dispose()"/>: ends the waits for room of one-shot sends whose bounded target was full
     /// when they fired. Made by the first such wait, since most schedulers never have one. Never disposed: it has no
     /// timer and nobody asks for its wait handle.
     /// </summary>
@@ -167,7 +167,7 @@ public sealed partial class Scheduler
     internal static void ReportFailedSend(IScheduledSend send, Exception exception) =>
         Console.Error.WriteLine($"ThreadIterators: {send} failed, its target threw: {exception}");
 
-    /// <summary>Cancels <see cref="_timerSendsStopped"/> if it was made; called by <see cref="Dispose"/> after the timers stopped.</summary>
+    /// <summary>Cancels <see cref="_timerSendsStopped"/> if it was made; called by <see cref="Dispose()"/> after the timers stopped.</summary>
     private void StopTimerSends() => Volatile.Read(ref _timerSendsStopped)?.Cancel();
 
     /// <summary>

@@ -40,7 +40,7 @@ namespace ThreadIterators;
 /// </code>
 /// </example>
 /// </remarks>
-[DebuggerDisplay("Scheduler: {WorkerCount} workers, {LiveThreadCount} live threads")]
+[DebuggerDisplay("{DebuggerDisplay,nq}")]
 public sealed partial class Scheduler : IDisposable, IAsyncDisposable
 {
     /// <summary>
@@ -95,6 +95,12 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
 
     /// <summary>The managed id of the OS thread running the first disposal, so a call from a <c>finally</c> block it runs does not wait for itself.</summary>
     private int _disposingOsThread;
+
+    /// <summary>
+    /// The threads the disposal took from the registry to dispose one by one (set once the workers have stopped), so
+    /// <see cref="Dispose(TimeSpan)"/> can name those it has not reached or whose <c>finally</c> blocks still run.
+    /// </summary>
+    private List<GreenThread>? _beingDisposed;
 
     /// <summary>
     /// <see cref="Placement"/> if it is the default, work stealing: the spawn and wake-up paths call it through its
@@ -339,6 +345,75 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
         }
     }
 
+    /// <summary>
+    /// Disposes the scheduler as <see cref="Dispose()"/> does, but waits at most <paramref name="timeout"/> for it, and
+    /// returns the green threads it could not stop in that time: those that hold a worker in a turn that does not
+    /// yield, whose <c>finally</c> blocks still run, or that wait their turn behind them. The disposal goes on in the
+    /// background and finishes once they let it; <see cref="DisposeAsync"/> returns its task.
+    /// </summary>
+    /// <remarks>
+    /// <para>
+    /// A green thread cannot be taken off its worker in the middle of a turn, nor a <c>finally</c> block interrupted:
+    /// like <see cref="System.Threading.Thread.Join(TimeSpan)"/>, this only stops waiting. What it returns tells the
+    /// operator which code to look at (each thread's name, and in the debugger how far it got). An empty list means
+    /// the disposal has finished.
+    /// </para>
+    /// <para>
+    /// Any thread but this scheduler's workers. A call while another disposal runs waits for that one, up to the
+    /// timeout; a call from a <c>finally</c> block the disposal itself runs returns at once, naming the threads not
+    /// disposed yet.
+    /// </para>
+    /// </remarks>
+    /// <param name="timeout">How long to wait: zero or more, or <see cref="Timeout.InfiniteTimeSpan"/>.</param>
+    /// <returns>The threads not stopped when the timeout passed, live threads first, then those being disposed; empty if the disposal finished.</returns>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="timeout"/> is negative, other than <see cref="Timeout.InfiniteTimeSpan"/>.</exception>
+    /// <exception cref="InvalidOperationException">Called from a green thread of this scheduler.</exception>
+    /// <example>
+    /// <code>
+    /// var stuck = scheduler.Dispose(TimeSpan.FromSeconds(10));
+    /// foreach (var thread in stuck)
+    /// {
+    ///     log.LogError("{Thread} did not stop within 10 s of the shutdown", thread);
+    /// }
+    /// </code>
+    /// </example>
+    public IReadOnlyList<GreenThread> Dispose(TimeSpan timeout)
+    {
+        if (timeout < TimeSpan.Zero && timeout != Timeout.InfiniteTimeSpan)
+        {
+            throw new ArgumentOutOfRangeException(nameof(timeout), timeout, $"{this} was given {timeout} to dispose in; give zero or more, or Timeout.InfiniteTimeSpan.");
+        }
+
+        ThrowIfOnOwnWorker("tried to dispose its own scheduler; a worker cannot wait for itself to stop");
+        if (IsStopping && Volatile.Read(ref _disposingOsThread) == Environment.CurrentManagedThreadId)
+        {
+            return NotStopped();
+        }
+
+        var disposal = DisposeAsync().AsTask();
+        if (((IAsyncResult)disposal).AsyncWaitHandle.WaitOne(timeout))
+        {
+            // Rethrows what the disposal threw, as Dispose() would.
+            disposal.GetAwaiter().GetResult();
+            return [];
+        }
+
+        return NotStopped();
+    }
+
+    /// <summary>The threads a disposal under way has not stopped: those still registered (live, or holding a worker), then those it is disposing or has yet to.</summary>
+    private List<GreenThread> NotStopped()
+    {
+        var threads = _registry.Snapshot();
+        if (Volatile.Read(ref _beingDisposed) is { } disposing)
+        {
+            threads.AddRange(disposing);
+        }
+
+        threads.RemoveAll(thread => thread.IsCompleted);
+        return threads;
+    }
+
     /// <summary>The first disposal's work.</summary>
     private void DisposeOnce()
     {
@@ -357,7 +432,9 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
         // rather than a new one whose thread nobody stops.
         Timers.Dispose();
         StopTimerSends();
-        foreach (var thread in _registry.TakeAll())
+        var parked = _registry.TakeAll();
+        Volatile.Write(ref _beingDisposed, parked);
+        foreach (var thread in parked)
         {
             StopParked(thread);
         }
@@ -378,6 +455,10 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
 
     /// <inheritdoc/>
     public override string ToString() => Name is null ? $"Scheduler #{Number} ({WorkerCount} workers)" : $"Scheduler #{Number} '{Name}' ({WorkerCount} workers)";
+
+    /// <summary>Gets what the debugger shows: the scheduler, its policy, its live threads and dead letters, and whether it is disposed.</summary>
+    internal string DebuggerDisplay =>
+        $"{this}, {Policy}: {LiveThreadCount} live threads, {DeadLetterCount} dead letters{(IsStopping ? ", disposed" : string.Empty)}";
 
     /// <summary>The exception of a spawn on a disposed scheduler, naming the scheduler and the thread.</summary>
     private ObjectDisposedException Disposed(string? name) =>

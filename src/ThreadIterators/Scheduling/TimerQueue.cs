@@ -39,7 +39,7 @@ namespace ThreadIterators;
 /// entry (up to twice that while the array has room to grow), plus the entry itself.
 /// </para>
 /// <para>
-/// <b>Disposal.</b> <see cref="Dispose"/> forgets every pending entry (none of them fires), waits for a batch being
+/// <b>Disposal.</b> <see cref="Dispose()"/> forgets every pending entry (none of them fires), waits for a batch being
 /// fired on another thread to stop, disposes the provider's timer and joins the queue's own thread: no
 /// <see cref="TimerEntry.Fire"/> runs after it returns, unless it was called from inside one. A schedule after disposal
 /// does nothing.
@@ -109,7 +109,7 @@ internal sealed class TimerQueue : IDisposable
     /// <summary>Schedules made so far, for each node's <see cref="TimerNode.Sequence"/>. Guarded by <see cref="_lock"/>.</summary>
     private long _sequence;
 
-    /// <summary>Set once, under <see cref="_lock"/>, by <see cref="Dispose"/>; read without it by the firer between entries.</summary>
+    /// <summary>Set once, under <see cref="_lock"/>, by <see cref="Dispose()"/>; read without it by the firer between entries.</summary>
     private volatile bool _disposed;
 
     /// <summary>The thread firing a batch, or null. Guarded by <see cref="_lock"/>.</summary>

@@ -24,7 +24,7 @@ namespace ThreadIterators;
 /// It ticks every <see cref="BusyTick"/> while any worker runs turns, backs off to <see cref="IdleTick"/> while they
 /// idle, and once every worker is parked sleeps until one is woken (<see cref="Nudge"/>), so an idle scheduler costs
 /// nothing. Its own OS thread only, apart from <see cref="Start"/>
-/// and <see cref="Dispose"/>.
+/// and <see cref="Dispose()"/>.
 /// </para>
 /// </remarks>
 internal sealed class Watchdog : IDisposable
@@ -50,12 +50,12 @@ internal sealed class Watchdog : IDisposable
     private readonly Thread _thread;
 
     /// <summary>
-    /// What the thread waits on between ticks, and while asleep: set by <see cref="Dispose"/> and by
+    /// What the thread waits on between ticks, and while asleep: set by <see cref="Dispose()"/> and by
     /// <see cref="Nudge"/>. It does not spin first: a spin per tick cost more than the tick.
     /// </summary>
     private readonly ManualResetEventSlim _signal = new(false, spinCount: 0);
 
-    /// <summary>Set by <see cref="Dispose"/>.</summary>
+    /// <summary>Set by <see cref="Dispose()"/>.</summary>
     private volatile bool _stopping;
 
     /// <summary>1 while the thread sleeps without a timeout, every worker idle; <see cref="Nudge"/> then wakes it.</summary>

@@ -439,6 +439,24 @@ internal sealed class ExitEvent : Event
         }
     }
 
+    /// <summary>
+    /// Gets how the thread ended and its exception, without marking a fault observed: for the debugger's display, which
+    /// must not change what is reported.
+    /// </summary>
+    internal (ThreadOutcome Outcome, Exception? Exception) Peek()
+    {
+        lock (this)
+        {
+            if (!_completed)
+            {
+                return (ThreadOutcome.Running, null);
+            }
+
+            var exception = _fault?.SourceException;
+            return (exception switch { null => ThreadOutcome.Completed, OperationCanceledException => ThreadOutcome.Canceled, _ => ThreadOutcome.Faulted }, exception);
+        }
+    }
+
     /// <summary>Gets how the thread ended, or <see cref="ThreadOutcome.Running"/>; reading a fault's outcome marks it observed.</summary>
     internal ThreadOutcome GetOutcome()
     {

@@ -23,7 +23,7 @@ namespace ThreadIterators;
 /// <see cref="Scheduler.UnobservedFault"/>. <see cref="Stop"/> ends a thread from outside, at its next wait.
 /// </para>
 /// </remarks>
-[DebuggerDisplay("{ToString(),nq}")]
+[DebuggerDisplay("{DebuggerDisplay,nq}")]
 public sealed partial class GreenThread
 {
     /// <summary>Stands in <see cref="_exit"/> for a thread that ended successfully before anything asked for <see cref="Exited"/>.</summary>
@@ -355,6 +355,22 @@ public sealed partial class GreenThread
 
     /// <inheritdoc/>
     public override string ToString() => Name is null ? $"GreenThread #{Id}" : $"GreenThread #{Id} '{Name}'";
+
+    /// <summary>
+    /// Gets what the debugger shows: the thread, its scheduler, and how it ended, with the exception's type and message.
+    /// Reads the end without observing a fault, so inspecting a thread never changes what is reported.
+    /// </summary>
+    internal string DebuggerDisplay
+    {
+        get
+        {
+            var exit = Volatile.Read(ref _exit);
+            var (outcome, exception) = exit == s_exitedQuietly ? (ThreadOutcome.Completed, null)
+                : exit is ExitEvent e ? e.Peek()
+                : (ThreadOutcome.Running, null);
+            return $"{this} of {Scheduler}: {outcome}{(exception is null ? string.Empty : $" ({exception.GetType().Name}: {exception.Message})")}";
+        }
+    }
 
     /// <summary>
     /// For a stop: takes back the wake-up the thread's current wait owes it, if it is parked, and makes it ready to
