@@ -105,8 +105,9 @@ public sealed partial class Mailbox<T>
     /// (<see cref="DeadLetterReason.LateReply"/>) of the receiver's scheduler.
     /// </para>
     /// <para>
-    /// The timeout runs on the clock of the receiver's scheduler, from the moment the request is in the mailbox; a
-    /// mailbox with no receiver yet is timed by the system clock. A full bounded mailbox is waited on for room first,
+    /// The timeout runs from the moment the request is in the mailbox, on the clock of the server's scheduler; with no
+    /// server to watch (see <see cref="Ask{TReply}"/>), on the system clock, since nothing else would end the wait if
+    /// that scheduler were disposed. A full bounded mailbox is waited on for room first,
     /// as <see cref="SendAsync"/> waits, bounded only by <paramref name="cancellationToken"/>. The task's continuations
     /// run asynchronously, never on the server's worker or the timer thread.
     /// </para>

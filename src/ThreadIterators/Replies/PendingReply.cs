@@ -120,7 +120,10 @@ internal sealed class PendingReply<T> : TimerEntry, IMessageTarget<ThreadExit>, 
             return;
         }
 
-        if (Scheduler is { } scheduler)
+        // A scheduler's disposal forgets its pending deadlines. That ends a green caller's wait (it is abandoned) and a
+        // watched server of that scheduler (it is stopped), but would leave an async ask with neither waiting for good:
+        // that one is timed by the system clock.
+        if (Scheduler is { } scheduler && (Caller is not null || server?.Scheduler == scheduler))
         {
             var timers = scheduler.Timers;
             Volatile.Write(ref _timers, timers);

@@ -489,6 +489,32 @@ public abstract partial class RuntimeContract
         }
     }
 
+    [Fact]
+    public async Task AskAsync_ToAMailboxWithNoServer_TimesOutOnTheSystemClock_EvenOnceItsSchedulerIsDisposed()
+    {
+        // Nobody has received from it: nothing to watch and no scheduler to time it.
+        var unserved = new Mailbox<Doubling>("unserved");
+        // (The ask's own TimeoutException names the mailbox; the test's WaitAsync would not.)
+        var timeout = await Assert.ThrowsAsync<TimeoutException>(() => unserved.AskAsync<long>(r => new Doubling(1, r), TimeSpan.FromMilliseconds(10)).WaitAsync(Timeout));
+        Assert.Contains("'unserved'", timeout.Message, StringComparison.Ordinal);
+
+        // Between two receivers of a mailbox that outlives them, on a scheduler that is then disposed.
+        var scheduler = new Scheduler(new SchedulerOptions { WorkerCount = WorkerCount, Policy = Policy });
+        var handedOver = new Mailbox<Doubling>("handed over") { OutlivesReceiver = true };
+        var first = scheduler.Spawn(TakeOne(handedOver), "first server");
+        handedOver.Send(new Doubling(1, null!));
+        Assert.True(first.Wait(Timeout), "the first server ends");
+        var ask = handedOver.AskAsync<long>(r => new Doubling(2, r), TimeSpan.FromMilliseconds(10));
+        await scheduler.DisposeAsync().AsTask().WaitAsync(Timeout);
+        timeout = await Assert.ThrowsAsync<TimeoutException>(() => ask.WaitAsync(Timeout));
+        Assert.Contains("'handed over'", timeout.Message, StringComparison.Ordinal);
+
+        static IEnumerable<Event> TakeOne(Mailbox<Doubling> requests)
+        {
+            yield return requests.Recv();
+        }
+    }
+
     /// <summary>Takes requests and holds them, unanswered, for the test to answer from its own thread.</summary>
     private static IEnumerable<Event> HoldRequests(Mailbox<Doubling> requests, ConcurrentQueue<Doubling> held)
     {
