@@ -73,6 +73,9 @@ public sealed partial class DebuggerDisplayTests
         Assert.Equal($"Scheduler #{number} 'display' (2 workers), SharedQueue: 1 live threads, 0 dead letters", Display(scheduler));
         release.Send(1);
         Assert.True(waiting.Wait(Timeout));
+
+        // The live count drops after the end is published, so wait for it rather than for the thread.
+        Assert.True(scheduler.WaitForAll(Timeout));
         release.Send(2);
         Assert.Equal($"Scheduler #{number} 'display' (2 workers), SharedQueue: 0 live threads, 1 dead letters", Display(scheduler));
         scheduler.Dispose();
