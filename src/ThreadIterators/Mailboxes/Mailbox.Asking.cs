@@ -78,13 +78,13 @@ public sealed partial class Mailbox<T>
         }
         catch
         {
-            pending.TryDecide(ReplyOutcome.Abandoned, default!, new InvalidOperationException($"{pending.Describe()}: the request was not sent."));
+            pending.Unsent();
             throw;
         }
 
         if (!sent)
         {
-            pending.TryDecide(ReplyOutcome.Abandoned, default!, new InvalidOperationException($"{pending.Describe()}: the request was not sent."));
+            pending.Unsent();
             throw new InvalidOperationException($"{caller} asked {this}, which is bounded ({Capacity}) and full: the request was not sent. An ask does not wait for room; yield Put to wait, or make the mailbox larger.");
         }
 
@@ -158,7 +158,7 @@ public sealed partial class Mailbox<T>
         }
         catch
         {
-            ask.Pending.TryDecide(ReplyOutcome.Abandoned, default!, new InvalidOperationException($"{ask.Pending.Describe()}: the request was not sent."));
+            ask.Pending.Unsent();
             throw;
         }
 

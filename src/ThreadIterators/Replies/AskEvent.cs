@@ -72,15 +72,7 @@ public sealed class AskEvent<T> : Event, IReplyListener
     public Exception? Exception => Pending.IsDecided ? Pending.Error : null;
 
     /// <inheritdoc/>
-    public override string ToString() => $"AskEvent<{typeof(T).Name}> of {Pending.Describe()} ({Pending.Outcome switch
-    {
-        ReplyOutcome.Pending => "waiting",
-        ReplyOutcome.Replied => "replied",
-        ReplyOutcome.Failed => "failed",
-        ReplyOutcome.ServerEnded => "server ended",
-        ReplyOutcome.TimedOut => "timed out",
-        _ => "abandoned",
-    }})";
+    public override string ToString() => $"AskEvent<{typeof(T).Name}> of {Pending.Describe()} ({Pending.OutcomeText})";
 
     /// <inheritdoc/>
     void IReplyListener.Completed()

@@ -214,6 +214,22 @@ internal sealed class PendingReply<T> : TimerEntry, IMessageTarget<ThreadExit>, 
         scheduler.DeadLettered(answer, ReplyTo, Caller, DeadLetterReason.LateReply);
     }
 
+    /// <summary>Ends an ask whose request was not sent (refused, or the send threw), so it arms nothing for long.</summary>
+    internal void Unsent() =>
+        TryDecide(ReplyOutcome.Abandoned, default!, new InvalidOperationException($"{Describe()}: the request was not sent."));
+
+    /// <summary>Gets the outcome in words, for the reply target's and the event's <c>ToString</c>.</summary>
+    internal string OutcomeText => Outcome switch
+    {
+        ReplyOutcome.Pending => "waiting",
+        ReplyOutcome.Replied => "replied",
+        ReplyOutcome.Failed => "failed",
+        ReplyOutcome.ServerEnded => "server ended",
+        ReplyOutcome.TimedOut => "timed out",
+        ReplyOutcome.Canceled => "canceled",
+        _ => "abandoned",
+    };
+
     /// <summary>The deadline passed: the ask times out, unless it was decided.</summary>
     internal override void Fire() =>
         TryDecide(ReplyOutcome.TimedOut, default!, new TimeoutException($"{Describe()} had no reply within {Timeout}."));

@@ -93,16 +93,7 @@ public sealed class ReplyTo<T>
     }
 
     /// <inheritdoc/>
-    public override string ToString() => $"ReplyTo<{typeof(T).Name}> of {_pending.Describe()} ({_pending.Outcome switch
-    {
-        ReplyOutcome.Pending => "waiting",
-        ReplyOutcome.Replied => "replied",
-        ReplyOutcome.Failed => "failed",
-        ReplyOutcome.ServerEnded => "server ended",
-        ReplyOutcome.TimedOut => "timed out",
-        ReplyOutcome.Canceled => "canceled",
-        _ => "abandoned",
-    }})";
+    public override string ToString() => $"ReplyTo<{typeof(T).Name}> of {_pending.Describe()} ({_pending.OutcomeText})";
 
     private void TakeAnswer(string how)
     {
