@@ -182,6 +182,7 @@ internal sealed class MailboxChannelReader<T> : ChannelReader<T>, IValueTaskSour
                 }
             }
 
+            OsThreadContext.Current.CountMailboxWait();
             _outstanding = true;
             _markHeld = true;
             _waitToken = cancellationToken;

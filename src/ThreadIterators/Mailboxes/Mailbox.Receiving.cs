@@ -16,7 +16,7 @@ public sealed partial class Mailbox<T>
     /// or, past the last message of a completed mailbox, gives it the end. The receiving thread, when it yields
     /// <see cref="Recv"/>.
     /// </summary>
-    internal EventOutcome TakeOrPark(GreenThread thread, ReceiveEvent<T> receive)
+    internal EventOutcome TakeOrPark(GreenThread thread, ReceiveEvent<T> receive, Worker worker)
     {
         if (Receiver != thread)
         {
@@ -36,6 +36,8 @@ public sealed partial class Mailbox<T>
             // which never changes: the end segment is frozen, so no park on it succeeds.
             if (TryPark())
             {
+                // The worker is this OS thread's, whether or not the receiver already runs elsewhere.
+                worker.Counters.MailboxWaits++;
                 return EventOutcome.Parked;
             }
 
@@ -87,6 +89,7 @@ public sealed partial class Mailbox<T>
         _chooser = branch;
         if (TryPark())
         {
+            OsThreadContext.Current.CountMailboxWait();
             return true;
         }
 

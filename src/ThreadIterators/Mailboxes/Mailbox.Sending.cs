@@ -32,7 +32,7 @@ public sealed partial class Mailbox<T>
     private bool TryAdd(T message)
     {
         var context = OsThreadContext.Current;
-        context.Worker?.CountSend();
+        context.CountSend();
         var tail = Volatile.Read(ref _tail)!;
         switch (tail.TryAppend(message, ref _tail))
         {
@@ -88,6 +88,11 @@ public sealed partial class Mailbox<T>
             }
         }
 
+        if (!added)
+        {
+            context.UncountSend();
+        }
+
         if (wake)
         {
             WakeReceiver(context);
@@ -110,7 +115,7 @@ public sealed partial class Mailbox<T>
     private bool Append(T message, MailboxSegment<T>? tail, bool alongside)
     {
         var context = OsThreadContext.Current;
-        context.Worker?.CountSend();
+        context.CountSend();
         if (TestHooks.Enabled)
         {
             TestHooks.AfterTailRead?.Invoke(this);
@@ -159,6 +164,7 @@ public sealed partial class Mailbox<T>
                 // on to another wait: the generation read before it is the one this mark was made for.
                 var generation = branch.Choice.CurrentGeneration;
                 Volatile.Write(ref _wakes, _wakes + 1);
+                context.CountWakeUp();
                 branch.Fire(generation, alongside);
                 return;
             }
@@ -168,6 +174,7 @@ public sealed partial class Mailbox<T>
             {
                 // Async code receives: its wait ends on the thread pool, never on this (perhaps a worker's) thread.
                 Volatile.Write(ref _wakes, _wakes + 1);
+                context.CountWakeUp();
                 reader.Wake();
                 return;
             }
@@ -241,6 +248,11 @@ public sealed partial class Mailbox<T>
                 default:
                     // Stale: the tail moved on since it was read; read it again.
                     continue;
+            }
+
+            if (!sent)
+            {
+                context.UncountSend();
             }
 
             if (wake)

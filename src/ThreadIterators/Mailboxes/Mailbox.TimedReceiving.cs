@@ -46,6 +46,7 @@ public sealed partial class Mailbox<T>
 
             if (TryPark())
             {
+                OsThreadContext.Current.CountMailboxWait();
                 // The one look after the park (its swap is the fence): a fire that came before the mark was set could
                 // not take it, and left the wait expired for this look to end. Taking the mark back makes the thread
                 // this worker's again; a sender that took it first wakes the thread as usual.

@@ -365,6 +365,7 @@ public sealed class SharedMailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
         // The enqueue is an interlocked operation: the fence between publishing the message and reading the count,
         // against a receiver that counts itself in and then looks at the queue (see SharedReceiveEvent).
         _messages.Enqueue(message);
+        OsThreadContext.Current.CountSend();
         if (_receivers.Count != 0)
         {
             _receivers.Release(1);

@@ -105,7 +105,11 @@ public sealed class SharedReceiveEvent<T> : Event
 
     internal override EventOutcome CompleteChosen(GreenThread thread) => TryCompleteNow(thread);
 
-    internal override EventOutcome Resume(GreenThread thread, Worker worker) => Receive(_waiter!);
+    internal override EventOutcome Resume(GreenThread thread, Worker worker)
+    {
+        worker.Counters.WakeUps++;
+        return Receive(_waiter!);
+    }
 
     internal override void Abandon(GreenThread thread)
     {
@@ -193,6 +197,7 @@ public sealed class SharedReceiveEvent<T> : Event
                 // Parked: a send wakes the thread (or already did, if the withdrawal lost; it may be running
                 // elsewhere by now, so nothing here touches it again), and Resume takes again. Another receiver may
                 // take the message first; then it parks again.
+                OsThreadContext.Current.CountMailboxWait();
                 return EventOutcome.Parked;
             }
         }

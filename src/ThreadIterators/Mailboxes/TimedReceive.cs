@@ -101,6 +101,7 @@ internal sealed class TimedReceive<T> : TimedWait
     internal override EventOutcome Resume(GreenThread thread, Worker worker)
     {
         // Woken by a sender (a message is there), the completion (the end is), or the firing thread (Expired is set).
+        worker.Counters.WakeUps++;
         var state = Volatile.Read(ref _state);
         Volatile.Write(ref _state, 0);
         return _receive.Mailbox.FinishTimed(thread, _receive, this, (state & Expired) != 0);

@@ -21,7 +21,14 @@ internal sealed class OsThreadContext
     /// </summary>
     private GreenThread? _lastFound;
 
-    internal OsThreadContext(Worker? worker) => Worker = worker;
+    /// <summary>The meter's counts of this OS thread if it is no worker (a worker counts in <see cref="Worker.Counters"/>).</summary>
+    private readonly OutsideCounters? _outside;
+
+    internal OsThreadContext(Worker? worker)
+    {
+        Worker = worker;
+        _outside = worker is null ? OutsideCounters.Register() : null;
+    }
 
     /// <summary>Gets the calling OS thread's context, creating it on first use.</summary>
     internal static OsThreadContext Current
@@ -80,6 +87,63 @@ internal sealed class OsThreadContext
             }
 
             return found;
+        }
+    }
+
+    /// <summary>
+    /// Counts a send as it starts: on this worker (<see cref="Worker.CountSend"/>, which the long-turn rule needs
+    /// anyway), or outside any (<see cref="OutsideCounters"/>). A refused send is taken back (<see cref="UncountSend"/>).
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal void CountSend()
+    {
+        if (Worker is { } worker)
+        {
+            worker.CountSend();
+        }
+        else
+        {
+            _outside!.Sent++;
+        }
+    }
+
+    /// <summary>Takes back the count of a send the mailbox refused. Off the hop path.</summary>
+    internal void UncountSend()
+    {
+        if (Worker is { } worker)
+        {
+            worker.UncountSend();
+        }
+        else
+        {
+            _outside!.Sent--;
+        }
+    }
+
+    /// <summary>Counts a parked receiver woken: on this worker, or outside any.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal void CountWakeUp()
+    {
+        if (Worker is { } worker)
+        {
+            worker.Counters.WakeUps++;
+        }
+        else
+        {
+            _outside!.WakeUps++;
+        }
+    }
+
+    /// <summary>Counts a receive that parked on an empty mailbox: on this worker, or outside any (an async reader).</summary>
+    internal void CountMailboxWait()
+    {
+        if (Worker is { } worker)
+        {
+            worker.Counters.MailboxWaits++;
+        }
+        else
+        {
+            _outside!.MailboxWaits++;
         }
     }
 

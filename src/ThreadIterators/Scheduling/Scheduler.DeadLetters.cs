@@ -8,8 +8,8 @@ namespace ThreadIterators;
 // only a send to a mailbox whose receiver has ended comes here. Any thread.
 public sealed partial class Scheduler
 {
-    /// <summary>Dead letters so far; see <see cref="DeadLetterCount"/>.</summary>
-    private long _deadLetters;
+    /// <summary>Dead letters so far, by <see cref="DeadLetterReason"/>; see <see cref="DeadLetterCount"/>.</summary>
+    private readonly long[] _deadLetters = new long[Enum.GetValues<DeadLetterReason>().Length];
 
     /// <summary>
     /// Raised for every message that reached no receiver: a message still in a mailbox when its receiving green
@@ -24,12 +24,27 @@ public sealed partial class Scheduler
     public event EventHandler<DeadLetterEventArgs>? DeadLetter;
 
     /// <summary>Gets how many messages have gone to this scheduler's dead letters (see <see cref="DeadLetter"/>).</summary>
-    public long DeadLetterCount => Interlocked.Read(ref _deadLetters);
+    public long DeadLetterCount
+    {
+        get
+        {
+            long sum = 0;
+            for (var i = 0; i < _deadLetters.Length; i++)
+            {
+                sum += Interlocked.Read(ref _deadLetters[i]);
+            }
+
+            return sum;
+        }
+    }
+
+    /// <summary>Gets how many dead letters had <paramref name="reason"/>, for the meter.</summary>
+    internal long DeadLetterCountOf(DeadLetterReason reason) => Interlocked.Read(ref _deadLetters[(int)reason]);
 
     /// <summary>Counts a dead letter and raises <see cref="DeadLetter"/>. Any thread.</summary>
     internal void DeadLettered(object? message, object mailbox, GreenThread? receiver, DeadLetterReason reason)
     {
-        Interlocked.Increment(ref _deadLetters);
+        Interlocked.Increment(ref _deadLetters[(int)reason]);
         var handler = DeadLetter;
         if (handler is null)
         {

@@ -10,8 +10,8 @@ namespace ThreadIterators;
 // still live when the workers stopped; and the live count that WaitForAll and WhenAll wait on.
 public sealed partial class Scheduler
 {
-    /// <summary>Ends a thread: disposes its body (running its <c>finally</c> blocks), publishes the outcome and forgets it.</summary>
-    internal void Exit(GreenThread thread, ExceptionDispatchInfo? fault)
+    /// <summary>Ends a thread on <paramref name="worker"/>: disposes its body (running its <c>finally</c> blocks), publishes the outcome and forgets it.</summary>
+    internal void Exit(GreenThread thread, ExceptionDispatchInfo? fault, Worker worker)
     {
         try
         {
@@ -32,6 +32,7 @@ public sealed partial class Scheduler
 
         _registry.Remove(thread);
         thread.AssertEnded(byDisposal: false);
+        worker.Counters.CountEnd(ExitEvent.OutcomeOf(fault));
 
         // A stop is no fault to report: whoever stopped the thread asked for its end.
         thread.Complete(fault, report: fault?.SourceException is not GreenThreadStoppedException);
@@ -63,6 +64,7 @@ public sealed partial class Scheduler
         // A stop asked for before the disposal reached the thread gives it its reason.
         fault ??= thread.PendingFault ?? ExceptionDispatchInfo.Capture(new OperationCanceledException($"{thread} was stopped because its scheduler was disposed."));
         thread.AssertEnded(byDisposal: true);
+        Counts.CountEnd(ExitEvent.OutcomeOf(fault));
         thread.Complete(fault, report: false);
         ThreadEnded();
     }

@@ -1,4 +1,5 @@
 using System;
+using System.Threading;
 
 namespace ThreadIterators;
 
@@ -29,6 +30,7 @@ public sealed partial class Scheduler
             return;
         }
 
+        Interlocked.Increment(ref Counts.WatchdogReports);
         var handler = LongTurn;
         if (handler is null)
         {

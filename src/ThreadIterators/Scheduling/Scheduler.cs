@@ -165,6 +165,7 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
         }
 
         _watchdog.Start();
+        StartMetrics();
     }
 
     /// <summary>
@@ -176,8 +177,11 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
     /// <summary>Gets the name given in <see cref="SchedulerOptions.Name"/>, if any.</summary>
     public string? Name { get; }
 
-    /// <summary>Gets the scheduler's number in the process, from 1, in the order they were made.</summary>
-    internal long Number { get; }
+    /// <summary>
+    /// Gets the scheduler's number in the process, from 1, in the order they were made: what <see cref="ToString"/>,
+    /// exception messages and the <c>ThreadIterators</c> meter's <c>scheduler</c> tag (<c>name#number</c>) name it by.
+    /// </summary>
+    public long Number { get; }
 
     /// <summary>Gets where this scheduler runs ready threads.</summary>
     public SchedulingPolicy Policy { get; }
@@ -236,6 +240,15 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
         var home = _workStealing is { } workStealing ? workStealing.HomeOf(id, own) : Placement.HomeOf(id, own);
         var thread = new GreenThread(this, body.GetEnumerator(), id, home, name);
         Interlocked.Increment(ref _counters.Live);
+        if (own is not null)
+        {
+            own.Counters.Spawned++;
+        }
+        else
+        {
+            Interlocked.Increment(ref Counts.Spawned);
+        }
+
         _registry.Add(thread);
         if (IsStopping)
         {
@@ -440,6 +453,7 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
         }
 
         ReportPendingUnobserved();
+        RuntimeMetrics.Unregister(this);
     }
 
     /// <summary>Disposes the scheduler without blocking the calling thread.</summary>

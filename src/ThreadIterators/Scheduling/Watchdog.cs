@@ -192,6 +192,7 @@ internal sealed class Watchdog : IDisposable
         {
             if (worker.StealRunNext(turn) is { } thread)
             {
+                Interlocked.Increment(ref _scheduler.Counts.Steals);
                 _scheduler.Inject(thread, wake: true);
             }
             else if (worker.Queue.Count != 0 || worker.HasInbound)

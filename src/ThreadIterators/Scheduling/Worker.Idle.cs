@@ -121,6 +121,7 @@ internal sealed partial class Worker
             return thread;
         }
 
+        Counters.Parks++;
         _parker.Wait();
         return null;
     }
@@ -171,6 +172,7 @@ internal sealed partial class Worker
             var victim = workers[(start + i) % count];
             if (victim != this && (victim.Queue.StealInto(Queue) ?? victim.TakeInbound()) is { } thread)
             {
+                Counters.Steals++;
                 return thread;
             }
         }

@@ -107,8 +107,12 @@ internal sealed partial class Worker
     /// <summary>Consecutive turns taken from <see cref="_runNext"/>.</summary>
     private int _runNextStreak;
 
-    /// <summary>Sends made by the running turn, up to <see cref="LongTurnSends"/>.</summary>
-    private int _turnSends;
+    /// <summary>
+    /// The value of <see cref="WorkerCounters.Sent"/> at which the running turn becomes long: its value when the turn
+    /// started, plus <see cref="LongTurnSends"/>. One count serves both the long-turn rule and the meter, so the meter
+    /// adds nothing to a send.
+    /// </summary>
+    private long _longTurnAt;
 
     /// <summary>The last id this worker handed out from its block. Owning worker only.</summary>
     private long _nextId;
@@ -146,6 +150,9 @@ internal sealed partial class Worker
 
     /// <summary>State of the xorshift generator that picks steal victims.</summary>
     private uint _random;
+
+    /// <summary>What this worker has done, for the meter (<see cref="RuntimeMetrics"/>). Owning worker only; read by the collecting thread.</summary>
+    internal WorkerCounters Counters;
 
     /// <summary>A countdown the policy keeps for this worker (soft affinity: turns until the next weighed one). Owning worker only.</summary>
     internal int TurnsUntilWeighed;
@@ -218,7 +225,7 @@ internal sealed partial class Worker
     /// </summary>
     internal void PushRunNext(GreenThread thread)
     {
-        if (_turnSends >= LongTurnSends)
+        if (Counters.Sent >= _longTurnAt)
         {
             PushLocal(thread);
             return;
@@ -285,17 +292,23 @@ internal sealed partial class Worker
         return ++_nextId;
     }
 
-    /// <summary>Counts a send made on this worker; the send that makes the turn long releases the run-next thread to the stealable queue.</summary>
+    /// <summary>
+    /// Counts a send made on this worker, as it starts (<see cref="UncountSend"/> takes a refused one back); the send
+    /// that makes the turn long releases the run-next thread to the stealable queue.
+    /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     internal void CountSend()
     {
-        if (_turnSends < LongTurnSends && ++_turnSends == LongTurnSends && _runNext is not null
+        if (++Counters.Sent == _longTurnAt && _runNext is not null
             && Interlocked.Exchange(ref _runNext, null) is { } waiting)
         {
             // Once per long turn, so the exchange (safe against a thief without the handshake) costs nothing that shows.
             PushLocal(waiting);
         }
     }
+
+    /// <summary>Takes back the count of a send the mailbox refused (completed, or full).</summary>
+    internal void UncountSend() => Counters.Sent--;
 
     private void Main()
     {
@@ -426,7 +439,7 @@ internal sealed partial class Worker
         // The turn count first, then the id: the watchdog reads them in the opposite order (see StealRunNext).
         Volatile.Write(ref _turnCount, _turnCount + 1);
         Volatile.Write(ref _runningId, thread.Id);
-        _turnSends = 0;
+        _longTurnAt = Counters.Sent + LongTurnSends;
         var weighedSince = _workStealing is { } workStealing ? workStealing.TurnStarting(thread, this) : _placement.TurnStarting(thread, this);
 
         thread.AssertRunning(this);
@@ -442,7 +455,7 @@ internal sealed partial class Worker
             else if (thread.PendingFault is { } stopped)
             {
                 // Stopped before its first turn (the only turn with nothing to resume from): the body never starts.
-                Scheduler.Exit(thread, stopped);
+                Scheduler.Exit(thread, stopped, this);
                 return;
             }
 
@@ -451,7 +464,7 @@ internal sealed partial class Worker
             {
                 if (!body.MoveNext())
                 {
-                    Scheduler.Exit(thread, fault: null);
+                    Scheduler.Exit(thread, fault: null, this);
                     return;
                 }
 
@@ -461,7 +474,7 @@ internal sealed partial class Worker
                     if (thread.PendingFault is { } stop)
                     {
                         // Stopped while running: it ends at this yield, before the event does anything.
-                        Scheduler.Exit(thread, stop);
+                        Scheduler.Exit(thread, stop, this);
                         return;
                     }
 
@@ -497,7 +510,7 @@ internal sealed partial class Worker
 
             if (outcome == EventOutcome.Faulted)
             {
-                Scheduler.Exit(thread, thread.PendingFault);
+                Scheduler.Exit(thread, thread.PendingFault, this);
             }
             else if (thread.PendingFault is not null)
             {
@@ -509,7 +522,7 @@ internal sealed partial class Worker
         }
         catch (Exception exception)
         {
-            Scheduler.Exit(thread, ExceptionDispatchInfo.Capture(exception));
+            Scheduler.Exit(thread, ExceptionDispatchInfo.Capture(exception), this);
         }
         finally
         {

@@ -64,6 +64,7 @@ public sealed partial class Supervisor
 
                         shutDown = true;
                         var gaveUp = new SupervisorGaveUpException(this, exit, slot.Spec.Id, Options.MaxRestarts, Options.Period);
+                        Interlocked.Increment(ref run.Scheduler.Counts.GiveUps);
                         Raise(GaveUp, new SupervisorGaveUpEventArgs(gaveUp));
                         throw gaveUp;
                     }

@@ -48,6 +48,9 @@ internal sealed class SupervisorRun : IMessageTarget<ThreadExit>, IUnobservingTa
         Commands = new Mailbox<SupervisorCommand>($"{supervisor} commands") { OutlivesReceiver = true };
     }
 
+    /// <summary>Gets the scheduler the supervisor's thread runs on; set as the run starts.</summary>
+    internal Scheduler Scheduler => _scheduler!;
+
     /// <summary>Where commands and the backoff timers' wake-ups go. It outlives the thread, so that a timer firing as the run ends is no dead letter.</summary>
     internal Mailbox<SupervisorCommand> Commands { get; }
 
@@ -489,6 +492,7 @@ internal sealed class SupervisorRun : IMessageTarget<ThreadExit>, IUnobservingTa
     {
         // Counted first, so that the children see it counted, as does anyone they tell that they started.
         _supervisor.CountRestart();
+        Interlocked.Increment(ref _scheduler!.Counts.Restarts);
         var ids = new string[group.Count];
         for (var i = 0; i < group.Count; i++)
         {

@@ -366,7 +366,7 @@ internal sealed class ExitEvent : Event
     }
 
     /// <summary>The outcome an end with <paramref name="fault"/> gives.</summary>
-    private static ThreadOutcome OutcomeOf(ExceptionDispatchInfo? fault) =>
+    internal static ThreadOutcome OutcomeOf(ExceptionDispatchInfo? fault) =>
         fault is null ? ThreadOutcome.Completed : fault.SourceException is OperationCanceledException ? ThreadOutcome.Canceled : ThreadOutcome.Faulted;
 
     /// <summary>Marks the fault observed, outside the lock.</summary>

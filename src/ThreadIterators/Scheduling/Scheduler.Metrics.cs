@@ -1,0 +1,42 @@
+using System;
+using System.Collections.Generic;
+
+namespace ThreadIterators;
+
+// What the ThreadIterators meter reads of a scheduler (RuntimeMetrics): its workers' counts summed, and its own. Read
+// on the collecting thread, only when a listener collects.
+public sealed partial class Scheduler
+{
+    /// <summary>Gets the counts kept apart from the workers'.</summary>
+    internal SchedulerCounters Counts { get; } = new();
+
+    /// <summary>Gets the tag naming this scheduler in the meter's measurements.</summary>
+    internal KeyValuePair<string, object?> MetricTag { get; private set; }
+
+    /// <summary>Sums one of the workers' counts.</summary>
+    internal long SumOfWorkers(Func<Worker, long> read)
+    {
+        long sum = 0;
+        foreach (var worker in Workers)
+        {
+            sum += read(worker);
+        }
+
+        return sum;
+    }
+
+    /// <summary>Gets how many threads have ended with <paramref name="outcome"/>: on the workers, and by the disposal.</summary>
+    internal long EndedCount(ThreadOutcome outcome) => outcome switch
+    {
+        ThreadOutcome.Completed => SumOfWorkers(static w => WorkerCounters.Read(ref w.Counters.Completed)) + WorkerCounters.Read(ref Counts.Completed),
+        ThreadOutcome.Faulted => SumOfWorkers(static w => WorkerCounters.Read(ref w.Counters.Faulted)) + WorkerCounters.Read(ref Counts.Faulted),
+        _ => SumOfWorkers(static w => WorkerCounters.Read(ref w.Counters.Canceled)) + WorkerCounters.Read(ref Counts.Canceled),
+    };
+
+    /// <summary>Starts this scheduler's measurements; the end of the constructor.</summary>
+    private void StartMetrics()
+    {
+        MetricTag = new(RuntimeMetrics.SchedulerTag, Name is null ? $"#{Number}" : $"{Name}#{Number}");
+        RuntimeMetrics.Register(this);
+    }
+}
