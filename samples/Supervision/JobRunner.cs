@@ -4,6 +4,7 @@ using System.Globalization;
 using System.Linq;
 using System.Net.Http;
 using System.Threading;
+using System.Threading.Tasks;
 using ThreadIterators;
 
 namespace ThreadIterators.Samples.Supervision;
@@ -52,15 +53,30 @@ internal sealed class JobRunner(JobRunnerOptions options, Uri server)
 
             var supervising = supervisor.Start(scheduler, stop.Token);
             var collecting = scheduler.Spawn(Collect(jobs.Length, out var outcomes, out var reported), "collector");
-            scheduler.Spawn(Produce(jobs), "producer");
+            var producing = scheduler.Spawn(Produce(jobs), "producer");
 
-            // Every job has its result, or something was lost: the deadline is far beyond any run's length.
+            // Every job has its result, or something was lost (the deadline is far beyond any run's length), or the
+            // supervisor gave up and no fetcher is left to finish the jobs.
             var deadline = TimeSpan.FromMinutes(5) + (options.JobTimeout * (jobs.Length / options.Fetchers));
-            var allReported = collecting.Wait(deadline);
+            var allReported = Task.WaitAny([collecting.AsTask(), supervising.AsTask()], deadline) == 0;
             stop.Cancel();
-            if (!supervising.Wait(TimeSpan.FromSeconds(30)))
+            try
             {
-                throw new InvalidOperationException("The supervisor did not shut its fetchers down within 30 s.");
+                if (!supervising.Wait(TimeSpan.FromSeconds(30)))
+                {
+                    throw new InvalidOperationException("The supervisor did not shut its fetchers down within 30 s.");
+                }
+            }
+            catch (SupervisorGaveUpException)
+            {
+                // Reported through GaveUp; the report says so.
+            }
+
+            if (!allReported)
+            {
+                // Nothing will finish them now: the producer may wait for room, the collector for results.
+                producing.Stop("the run is over");
+                collecting.Stop("the run is over");
             }
 
             if (!scheduler.WaitForAll(TimeSpan.FromSeconds(30)))
@@ -72,7 +88,7 @@ internal sealed class JobRunner(JobRunnerOptions options, Uri server)
             var counts = Enum.GetValues<JobOutcome>().ToDictionary(outcome => outcome, outcome => outcomes[(int)outcome]);
             var unreported = reported.Count(times => times == 0);
             var duplicated = reported.Count(times => times > 1);
-            if (!allReported && unreported == 0)
+            if (!allReported && unreported == 0 && !gaveUp)
             {
                 throw new InvalidOperationException("The collector did not finish, yet every job has a result.");
             }
