@@ -46,7 +46,7 @@ internal sealed record JobRunnerOptions
                 "--timeout-ms" => options with { JobTimeout = TimeSpan.FromMilliseconds(Positive(args[i], value)) },
                 "--crash-percent" => options with { CrashPercent = Percent(args[i], value) },
                 "--slow-percent" => options with { SlowPercent = Percent(args[i], value) },
-                "--seed" => options with { Seed = int.Parse(value, System.Globalization.CultureInfo.InvariantCulture) },
+                "--seed" => options with { Seed = int.TryParse(value, System.Globalization.CultureInfo.InvariantCulture, out var seed) ? seed : throw new ArgumentException($"--seed must be a whole number, not '{value}'.") },
                 _ => throw new ArgumentException($"Unknown option {args[i]}; the options are --jobs, --fetchers, --workers, --policy, --timeout-ms, --crash-percent, --slow-percent and --seed."),
             };
             i++;

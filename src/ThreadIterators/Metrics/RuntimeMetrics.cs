@@ -76,17 +76,17 @@ internal static class RuntimeMetrics
         var meter = new Meter(MeterName, version);
 
         meter.CreateObservableUpDownCounter("threaditerators.threads.live", () => PerScheduler(static s => s.LiveThreadCount), "{thread}", "Green threads spawned and not yet ended.");
-        meter.CreateObservableCounter("threaditerators.threads.spawned", () => PerScheduler(static s => s.SumOfWorkers(static w => WorkerCounters.Read(ref w.Counters.Spawned)) + WorkerCounters.Read(ref s.Counts.Spawned)), "{thread}", "Green threads spawned.");
+        meter.CreateObservableCounter("threaditerators.threads.spawned", () => PerScheduler(static s => s.SumOfWorkers(static w => Volatile.Read(ref w.Counters.Spawned)) + Volatile.Read(ref s.Counts.Spawned)), "{thread}", "Green threads spawned.");
         meter.CreateObservableCounter("threaditerators.threads.ended", Ended, "{thread}", "Green threads ended, by outcome: completed, faulted, or canceled (stopped, or by the scheduler's disposal).");
         meter.CreateObservableCounter("threaditerators.messages.sent", SentMeasurements, "{message}", "Messages put into mailboxes, counted on the sender's scheduler.");
-        meter.CreateObservableCounter("threaditerators.mailbox.waits", () => PerScheduler(static s => s.SumOfWorkers(static w => WorkerCounters.Read(ref w.Counters.MailboxWaits)), static o => Volatile.Read(ref o.MailboxWaits)), "{wait}", "Receives that found their mailbox empty and parked.");
-        meter.CreateObservableCounter("threaditerators.mailbox.wakeups", () => PerScheduler(static s => s.SumOfWorkers(static w => WorkerCounters.Read(ref w.Counters.WakeUps)), static o => Volatile.Read(ref o.WakeUps)), "{wakeup}", "Waiting receives resumed (by a message, the mailbox's completion, a timeout or a stop); a choice's mailbox branch or an async reader: woken by a send.");
-        meter.CreateObservableCounter("threaditerators.worker.steals", () => PerScheduler(static s => s.SumOfWorkers(static w => WorkerCounters.Read(ref w.Counters.Steals)) + WorkerCounters.Read(ref s.Counts.Steals)), "{steal}", "Runnable threads taken from another worker's queues by an idle worker or the watchdog.");
-        meter.CreateObservableCounter("threaditerators.worker.parks", () => PerScheduler(static s => s.SumOfWorkers(static w => WorkerCounters.Read(ref w.Counters.Parks))), "{park}", "Times an idle worker found nothing to run and parked its OS thread.");
-        meter.CreateObservableCounter("threaditerators.supervisor.restarts", () => PerScheduler(static s => WorkerCounters.Read(ref s.Counts.Restarts)), "{restart}", "Restarts made by supervisors running on the scheduler (a group restart counts once).");
-        meter.CreateObservableCounter("threaditerators.supervisor.give_ups", () => PerScheduler(static s => WorkerCounters.Read(ref s.Counts.GiveUps)), "{supervisor}", "Supervisors that exceeded their restart intensity and gave up.");
+        meter.CreateObservableCounter("threaditerators.mailbox.waits", () => PerScheduler(static s => s.SumOfWorkers(static w => Volatile.Read(ref w.Counters.MailboxWaits)), static o => Volatile.Read(ref o.MailboxWaits)), "{wait}", "Receives that found their mailbox empty and parked.");
+        meter.CreateObservableCounter("threaditerators.mailbox.wakeups", () => PerScheduler(static s => s.SumOfWorkers(static w => Volatile.Read(ref w.Counters.WakeUps)), static o => Volatile.Read(ref o.WakeUps)), "{wakeup}", "Waiting receives resumed (by a message, the mailbox's completion, a timeout or a stop); a choice's mailbox branch or an async reader: woken by a send.");
+        meter.CreateObservableCounter("threaditerators.worker.steals", () => PerScheduler(static s => s.SumOfWorkers(static w => Volatile.Read(ref w.Counters.Steals)) + Volatile.Read(ref s.Counts.Steals)), "{steal}", "Runnable threads taken from another worker's queues by an idle worker or the watchdog.");
+        meter.CreateObservableCounter("threaditerators.worker.parks", () => PerScheduler(static s => s.SumOfWorkers(static w => Volatile.Read(ref w.Counters.Parks))), "{park}", "Times an idle worker found nothing to run and parked its OS thread.");
+        meter.CreateObservableCounter("threaditerators.supervisor.restarts", () => PerScheduler(static s => Volatile.Read(ref s.Counts.Restarts)), "{restart}", "Restarts made by supervisors running on the scheduler (a group restart counts once).");
+        meter.CreateObservableCounter("threaditerators.supervisor.give_ups", () => PerScheduler(static s => Volatile.Read(ref s.Counts.GiveUps)), "{supervisor}", "Supervisors that exceeded their restart intensity and gave up.");
         meter.CreateObservableCounter("threaditerators.dead_letters", DeadLetters, "{message}", "Messages that reached no receiver, by reason.");
-        meter.CreateObservableCounter("threaditerators.watchdog.reports", () => PerScheduler(static s => WorkerCounters.Read(ref s.Counts.WatchdogReports)), "{report}", "Long turns the watchdog reported: a green thread that held its worker without waiting.");
+        meter.CreateObservableCounter("threaditerators.watchdog.reports", () => PerScheduler(static s => Volatile.Read(ref s.Counts.WatchdogReports)), "{report}", "Long turns the watchdog reported: a green thread that held its worker without waiting.");
         return meter;
     }
 
@@ -115,7 +115,7 @@ internal static class RuntimeMetrics
     /// </summary>
     private static List<Measurement<long>> SentMeasurements()
     {
-        var measurements = PerScheduler(static s => NotBelow(ref s.Counts.SentReported, s.SumOfWorkers(static w => WorkerCounters.Read(ref w.Counters.Sent))));
+        var measurements = PerScheduler(static s => NotBelow(ref s.Counts.SentReported, s.SumOfWorkers(static w => Volatile.Read(ref w.Counters.Sent))));
         measurements.Add(new Measurement<long>(NotBelow(ref s_outsideSentReported, OutsideCounters.Sum(static o => Volatile.Read(ref o.Sent))), s_outside));
         return measurements;
     }

@@ -1,11 +1,10 @@
-using System.Threading;
-
 namespace ThreadIterators;
 
 /// <summary>
 /// What one worker has done, for the <c>ThreadIterators</c> meter (<see cref="RuntimeMetrics"/>). Written by the
-/// worker's own OS thread only, with plain increments, so the hop path (a send, a wake-up, a park) pays one add to a
-/// line the worker writes anyway and no interlocked operation; read from the collecting thread, summed over the workers.
+/// worker's own OS thread only, with plain increments and no interlocked operation: on a hop, a send pays nothing (its
+/// count is the long-turn rule's), and a receive that parks and resumes one add each. Read from the collecting thread,
+/// summed over the workers.
 /// </summary>
 /// <remarks>
 /// A reader may see a count a few increments old, and in a 32-bit process a torn value once in a while; metrics are
@@ -62,7 +61,4 @@ internal struct WorkerCounters
                 break;
         }
     }
-
-    /// <summary>Reads a count another OS thread writes.</summary>
-    public static long Read(ref long count) => Volatile.Read(ref count);
 }

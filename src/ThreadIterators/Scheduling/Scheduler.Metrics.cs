@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Generic;
+using System.Threading;
 
 namespace ThreadIterators;
 
@@ -28,9 +29,9 @@ public sealed partial class Scheduler
     /// <summary>Gets how many threads have ended with <paramref name="outcome"/>: on the workers, and by the disposal.</summary>
     internal long EndedCount(ThreadOutcome outcome) => outcome switch
     {
-        ThreadOutcome.Completed => SumOfWorkers(static w => WorkerCounters.Read(ref w.Counters.Completed)) + WorkerCounters.Read(ref Counts.Completed),
-        ThreadOutcome.Faulted => SumOfWorkers(static w => WorkerCounters.Read(ref w.Counters.Faulted)) + WorkerCounters.Read(ref Counts.Faulted),
-        _ => SumOfWorkers(static w => WorkerCounters.Read(ref w.Counters.Canceled)) + WorkerCounters.Read(ref Counts.Canceled),
+        ThreadOutcome.Completed => SumOfWorkers(static w => Volatile.Read(ref w.Counters.Completed)) + Volatile.Read(ref Counts.Completed),
+        ThreadOutcome.Faulted => SumOfWorkers(static w => Volatile.Read(ref w.Counters.Faulted)) + Volatile.Read(ref Counts.Faulted),
+        _ => SumOfWorkers(static w => Volatile.Read(ref w.Counters.Canceled)) + Volatile.Read(ref Counts.Canceled),
     };
 
     /// <summary>Starts this scheduler's measurements; the end of the constructor.</summary>
