@@ -120,8 +120,10 @@ internal sealed class OsThreadContext
         }
     }
 
-    /// <summary>Counts a parked receiver woken: on this worker, or outside any.</summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    /// <summary>
+    /// Counts a send waking a choice's mailbox branch or an async reader, which resume through other events: on this
+    /// worker, or outside any. A plain, timed or shared receive counts its own wake-up where it resumes.
+    /// </summary>
     internal void CountWakeUp()
     {
         if (Worker is { } worker)
