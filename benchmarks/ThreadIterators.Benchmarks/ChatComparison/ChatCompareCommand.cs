@@ -69,7 +69,7 @@ internal static class ChatCompareCommand
         var total = Stopwatch.StartNew();
         var root = ErlangCommand.RepositoryRoot();
         output ??= Path.Combine(root, "docs");
-        var tools = DebianTools.Require([("erl", "erlang-nox"), ("erlc", "erlang-nox"), ("gnuplot", "gnuplot-nox fonts-dejavu-core")], Progress);
+        var tools = DebianTools.Require([("erl", "erlang-nox"), ("erlc", "erlang-nox")], Progress);
         // A build directory of its own: the Erlang comparison compiles into AppContext.BaseDirectory's, and the two may run at once.
         var ebin = Directory.CreateTempSubdirectory("chat-comparison-erlang-");
         var erlang = ErlangRuntime.Compile(tools["erl"], tools["erlc"], Path.Combine(root, "benchmarks", "erlang"), ebin.FullName);
@@ -107,7 +107,7 @@ internal static class ChatCompareCommand
         }
 
         Directory.CreateDirectory(output);
-        var chart = ChatReport.WriteChart(tools["gnuplot"], results, output);
+        var chart = ChatReport.WriteChart(results, output);
         var report = ChatReport.Write(results, misbehaved, erlang.Version, workers, runs, serverOptions, chart, output, total.Elapsed);
         Progress($"wrote {report} and {chart} in {total.Elapsed:mm\\:ss}");
         ebin.Delete(recursive: true);

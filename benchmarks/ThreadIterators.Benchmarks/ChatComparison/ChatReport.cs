@@ -4,6 +4,7 @@ using System.Globalization;
 using System.IO;
 using System.Linq;
 using System.Text;
+using ThreadIterators.Benchmarks.Charting;
 using ThreadIterators.Benchmarks.ErlangComparison;
 using ThreadIterators.Benchmarks.QuickRunner;
 using ThreadIterators.Samples.Chat;
@@ -177,47 +178,21 @@ internal static class ChatReport
         return path;
     }
 
-    public static string WriteChart(string gnuplot, IReadOnlyList<ChatCompareResult> results, string output)
+    /// <summary>Renders the chart of lines per second and p99 latency against connections into <paramref name="output"/> and returns its path.</summary>
+    public static string WriteChart(IReadOnlyList<ChatCompareResult> results, string output)
     {
-        var sizes = results.Select(r => r.Load.Connections).Distinct().Order().ToList();
-        var data = new StringBuilder("# C, then lines/s and p99 ms for green, async, erlang\n");
-        foreach (var c in sizes)
-        {
-            data.Append(c.ToString(CultureInfo.InvariantCulture));
-            foreach (var server in ChatCompareCommand.Servers)
-            {
-                var r = results.First(x => x.Server == server && x.Load.Connections == c);
-                data.Append(CultureInfo.InvariantCulture, $" {r.LinesPerSecond:R} {r.P99 / 1000:R}");
-            }
+        var looks = new Dictionary<string, (string Label, string Color)> { ["green"] = ("green threads", "#1f4e9c"), ["async"] = ("async/await", "#16a085"), ["erlang"] = ("Erlang", "#c0392b") };
+        List<ChartSeries> Lines(Func<ChatCompareResult, double> y) => ChatCompareCommand.Servers
+            .Select((server, index) => new ChartSeries(
+                looks[server].Label,
+                results.Where(r => r.Server == server).OrderBy(r => r.Load.Connections).Select(r => ((double)r.Load.Connections, y(r))).ToList(),
+                looks[server].Color,
+                Marker: index % 2 == 0))
+            .ToList();
 
-            data.Append('\n');
-        }
-
-        var chart = Path.Combine(Path.GetFullPath(output), ChartName);
-        Gnuplot.Render(gnuplot, data.ToString(), dataFile => $$"""
-            set terminal pngcairo size 1000,900 font "sans,11"
-            set output '{{chart}}'
-            set multiplot layout 2,1 title "Chat server, rooms of 10: median of each server, same machine, same run"
-            set logscale x 10
-            set format x "%.0f"
-            set xlabel "connections"
-            set ylabel "lines delivered per second"
-            set yrange [0:*]
-            set key top right
-            set grid
-            plot '{{dataFile}}' using 1:2 with linespoints lw 2 pt 7 lc rgb "#1f4e9c" title "green threads", \
-                 '' using 1:4 with linespoints lw 2 pt 5 lc rgb "#16a085" title "async/await", \
-                 '' using 1:6 with linespoints lw 2 pt 9 lc rgb "#c0392b" title "Erlang"
-            set logscale y 10
-            set yrange [*:*]
-            set ylabel "p99 latency (ms), log scale"
-            set key top left
-            plot '{{dataFile}}' using 1:3 with linespoints lw 2 pt 7 lc rgb "#1f4e9c" title "green threads", \
-                 '' using 1:5 with linespoints lw 2 pt 5 lc rgb "#16a085" title "async/await", \
-                 '' using 1:7 with linespoints lw 2 pt 9 lc rgb "#c0392b" title "Erlang"
-            unset multiplot
-            """, chart);
-        return chart;
+        var throughput = new ChartPanel("Chat server, rooms of 10: median of each server, same machine, same run", "connections", "lines delivered per second", Lines(r => r.LinesPerSecond), LogXBase: 10);
+        var latency = new ChartPanel("p99 latency", "connections", "p99 latency (ms), log scale", Lines(r => r.P99 / 1000), LogXBase: 10, LogYBase: 10);
+        return ChartFile.Save(Path.Combine(Path.GetFullPath(output), ChartName), 1000, 450, throughput, latency);
     }
 
     private static string Ms(ChatCompareResult r) => $"{r.P50 / 1000:N1} / {r.P99 / 1000:N1} / {r.P999 / 1000:N1}";

@@ -5,6 +5,7 @@ using System.Globalization;
 using System.Text.RegularExpressions;
 using System.Threading;
 using ThreadIterators.Benchmarks.ErlangComparison;
+using ThreadIterators.Benchmarks.QuickRunner;
 using ThreadIterators.Samples.Chat;
 
 namespace ThreadIterators.Benchmarks.ChatComparison;
@@ -71,13 +72,16 @@ internal sealed partial class ChatServerProcess : IChatServer
         new("erlang", runtime.Erl, ErlangArguments(runtime.Ebin, options));
 
     /// <summary>Starts a .NET chat server (<paramref name="implementation"/>: green or async) through this program's chat-server command.</summary>
-    public static ChatServerProcess DotNet(string implementation, ChatOptions options) =>
-        new(implementation, Environment.ProcessPath!, DotNetArguments(typeof(ChatServerProcess).Assembly.Location, implementation, options));
+    public static ChatServerProcess DotNet(string implementation, ChatOptions options)
+    {
+        var (fileName, arguments) = ChildProcess.Self(DotNetArguments(implementation, options));
+        return new(implementation, fileName, arguments);
+    }
 
     /// <summary>Gets the command line that starts the server, as a report prints it.</summary>
     public static string CommandLine(string implementation, ChatOptions options) => implementation == "erlang"
         ? "erl " + string.Join(' ', ErlangArguments("<build dir>", options))
-        : "dotnet " + string.Join(' ', DotNetArguments("ThreadIterators.Benchmarks.dll", implementation, options));
+        : "dotnet ThreadIterators.Benchmarks.dll " + string.Join(' ', DotNetArguments(implementation, options));
 
     public void Dispose()
     {
@@ -110,9 +114,9 @@ internal sealed partial class ChatServerProcess : IChatServer
         return options.FailOn is { } failOn ? [.. arguments, failOn] : arguments;
     }
 
-    private static string[] DotNetArguments(string assembly, string implementation, ChatOptions options) =>
+    private static string[] DotNetArguments(string implementation, ChatOptions options) =>
     [
-        assembly, "chat-server", "--impl", implementation,
+        "chat-server", "--impl", implementation,
         "--port", options.Port.ToString(CultureInfo.InvariantCulture),
         "--workers", options.Workers.ToString(CultureInfo.InvariantCulture),
         "--idle", Math.Max(1, (long)options.IdleTimeout.TotalSeconds).ToString(CultureInfo.InvariantCulture),

@@ -54,7 +54,7 @@ internal static class ErlangCommand
         var total = Stopwatch.StartNew();
         var root = RepositoryRoot();
         output ??= Path.Combine(root, "docs");
-        var tools = DebianTools.Require([("erl", "erlang-nox"), ("erlc", "erlang-nox"), ("gnuplot", "gnuplot-nox fonts-dejavu-core")], Progress);
+        var tools = DebianTools.Require([("erl", "erlang-nox"), ("erlc", "erlang-nox")], Progress);
         var erlang = ErlangRuntime.Compile(tools["erl"], tools["erlc"], Path.Combine(root, "benchmarks", "erlang"), Path.Combine(AppContext.BaseDirectory, "erlang-ebin"));
         Progress($"{erlang.Version}; .NET {Environment.Version}; {Environment.ProcessorCount} cores; {runs} run(s) per side per case");
 
@@ -98,7 +98,7 @@ internal static class ErlangCommand
         var chartDrawn = true;
         try
         {
-            chart = Path.GetFileName(RingChart.Write(tools["gnuplot"], results, output));
+            chart = Path.GetFileName(RingChart.Write(results, output));
         }
         catch (InvalidOperationException e)
         {

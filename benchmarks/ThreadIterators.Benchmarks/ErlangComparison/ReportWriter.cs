@@ -114,7 +114,7 @@ internal static class ReportWriter
             ? "**No chart**: it could not be drawn (the command's output says why)."
             : $"![Ring: time against N, Erlang and ThreadIterators on 1 and 2 OS threads, with the ratio]({chart})");
         Line(text);
-        Line(text, "The chart is drawn by gnuplot from Debian's gnuplot-nox: the package mirror this project builds from serves no .NET plotting library.");
+        Line(text, $"The chart is drawn by ScottPlot {typeof(ScottPlot.Plot).Assembly.GetName().Version?.ToString(3)} on SkiaSharp, with the DejaVu Sans typeface the benchmarks carry, so it needs no system package.");
         Line(text);
         var workers = ring.Select(r => r.Case.Workers).Distinct().Order().ToList();
         Line(text, "| N |" + string.Concat(workers.Select(w => $" Erlang {Threads(w)} | ThreadIterators {Threads(w)} | ratio | ns/hop (Erlang / ours) |")));

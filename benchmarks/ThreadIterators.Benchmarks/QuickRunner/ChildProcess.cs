@@ -21,6 +21,16 @@ internal static class ChildProcess
     /// </summary>
     public static Outcome RunSelf(IEnumerable<string> arguments, TimeSpan timeout)
     {
+        var (host, all) = Self(arguments);
+        return Run(host, all, timeout);
+    }
+
+    /// <summary>
+    /// The program and arguments that start this benchmark program again with <paramref name="arguments"/>: its own
+    /// apphost, or the <c>dotnet</c> host that runs this process with this assembly as the first argument.
+    /// </summary>
+    public static (string FileName, List<string> Arguments) Self(IEnumerable<string> arguments)
+    {
         var host = Environment.ProcessPath!;
         var program = typeof(ChildProcess).Assembly.Location;
         var all = new List<string>();
@@ -36,7 +46,7 @@ internal static class ChildProcess
         }
 
         all.AddRange(arguments);
-        return Run(host, all, timeout);
+        return (host, all);
     }
 
     /// <summary>

@@ -5,7 +5,7 @@ namespace ThreadIterators.Tests;
 
 /// <summary>
 /// The chat comparison's one command, at toy sizes: all three servers in processes of their own, every line checked,
-/// the report and the chart written. Needs erl and gnuplot (see <see cref="ErlangFixture"/>).
+/// the report and the chart written. Needs erl (see <see cref="ErlangFixture"/>).
 /// </summary>
 public sealed class ChatCompareTests
 {

@@ -1,0 +1,20 @@
+using System.Collections.Generic;
+
+namespace ThreadIterators.Benchmarks.Charting;
+
+/// <summary>One panel of a chart: lines over two axes, each either linear or logarithmic.</summary>
+/// <param name="Title">Its title, drawn above it.</param>
+/// <param name="XLabel">The horizontal axis' label.</param>
+/// <param name="YLabel">The vertical axis' label.</param>
+/// <param name="Series">Its lines.</param>
+/// <param name="LogXBase">The horizontal axis' logarithm base, or 0 for a linear axis.</param>
+/// <param name="LogYBase">The vertical axis' logarithm base, or 0 for a linear axis starting at 0.</param>
+/// <param name="Levels">Horizontal reference lines.</param>
+internal sealed record ChartPanel(
+    string Title,
+    string XLabel,
+    string YLabel,
+    IReadOnlyList<ChartSeries> Series,
+    double LogXBase = 0,
+    double LogYBase = 0,
+    IReadOnlyList<ChartLevel>? Levels = null);
