@@ -17,8 +17,8 @@ internal static class Catalogue
             o => o.N * o.M,
             o => Workloads.Ring.Expected(o.M),
             [
-                new(Implementation.GreenThreads, true, (s, o) => Workloads.Ring.GreenThreads(s!, (int)o.N, (int)o.M)),
-                new(Implementation.Tasks, false, (_, o) => Workloads.Ring.Tasks((int)o.N, (int)o.M)),
+                new(Implementation.GreenThreads, RunsOn.Scheduler, (h, o) => Workloads.Ring.GreenThreads(h.Scheduler, (int)o.N, (int)o.M)),
+                new(Implementation.Tasks, RunsOn.ThreadPool, (_, o) => Workloads.Ring.Tasks((int)o.N, (int)o.M)),
             ]),
         new(
             "threadring",
@@ -28,9 +28,9 @@ internal static class Catalogue
             o => o.Hops,
             o => ThreadRing.Expected(o.Hops),
             [
-                new(Implementation.GreenThreads, true, (s, o) => ThreadRing.GreenThreads(s!, o.Hops)),
-                new(Implementation.Tasks, false, (_, o) => ThreadRing.Tasks(o.Hops)),
-                new(Implementation.Threads, false, (_, o) => ThreadRing.OsThreads(o.Hops), o => o with { Hops = o.Hops / 50 }),
+                new(Implementation.GreenThreads, RunsOn.Scheduler, (h, o) => ThreadRing.GreenThreads(h.Scheduler, o.Hops)),
+                new(Implementation.Tasks, RunsOn.ThreadPool, (_, o) => ThreadRing.Tasks(o.Hops)),
+                new(Implementation.Threads, RunsOn.OwnThreads, (_, o) => ThreadRing.OsThreads(o.Hops), o => o with { Hops = o.Hops / 50 }),
             ]),
         new(
             "parallelthreadring",
@@ -40,8 +40,8 @@ internal static class Catalogue
             o => ParallelThreadRing.Expected(o.Hops),
             o => ParallelThreadRing.Expected(o.Hops),
             [
-                new(Implementation.GreenThreads, true, (s, o) => ParallelThreadRing.GreenThreads(s!, o.Hops)),
-                new(Implementation.Tasks, false, (_, o) => ParallelThreadRing.Tasks(o.Hops)),
+                new(Implementation.GreenThreads, RunsOn.Scheduler, (h, o) => ParallelThreadRing.GreenThreads(h.Scheduler, o.Hops)),
+                new(Implementation.Tasks, RunsOn.ThreadPool, (_, o) => ParallelThreadRing.Tasks(o.Hops)),
             ]),
         new(
             "pingpong",
@@ -51,8 +51,8 @@ internal static class Catalogue
             o => o.M,
             o => PingPong.Expected(o.M),
             [
-                new(Implementation.GreenThreads, true, (s, o) => PingPong.GreenThreads(s!, o.M)),
-                new(Implementation.Tasks, false, (_, o) => PingPong.Tasks(o.M)),
+                new(Implementation.GreenThreads, RunsOn.Scheduler, (h, o) => PingPong.GreenThreads(h.Scheduler, o.M)),
+                new(Implementation.Tasks, RunsOn.ThreadPool, (_, o) => PingPong.Tasks(o.M)),
             ]),
         new(
             "countingactor",
@@ -62,8 +62,8 @@ internal static class Catalogue
             o => o.M,
             o => CountingActor.Expected(o.M),
             [
-                new(Implementation.GreenThreads, true, (s, o) => CountingActor.GreenThreads(s!, o.M)),
-                new(Implementation.Tasks, false, (_, o) => CountingActor.Tasks(o.M)),
+                new(Implementation.GreenThreads, RunsOn.Scheduler, (h, o) => CountingActor.GreenThreads(h.Scheduler, o.M)),
+                new(Implementation.Tasks, RunsOn.ThreadPool, (_, o) => CountingActor.Tasks(o.M)),
             ]),
         new(
             "producerconsumer",
@@ -73,8 +73,8 @@ internal static class Catalogue
             o => o.M,
             o => ProducerConsumer.Expected(o.M),
             [
-                new(Implementation.GreenThreads, true, (s, o) => ProducerConsumer.GreenThreads(s!, o.M)),
-                new(Implementation.Tasks, false, (_, o) => ProducerConsumer.Tasks(o.M)),
+                new(Implementation.GreenThreads, RunsOn.Scheduler, (h, o) => ProducerConsumer.GreenThreads(h.Scheduler, o.M)),
+                new(Implementation.Tasks, RunsOn.ThreadPool, (_, o) => ProducerConsumer.Tasks(o.M)),
             ]),
         new(
             "skynet",
@@ -84,8 +84,8 @@ internal static class Catalogue
             o => Skynet.Threads(o.N),
             o => Skynet.Expected(o.N),
             [
-                new(Implementation.GreenThreads, true, (s, o) => Skynet.GreenThreads(s!, o.N)),
-                new(Implementation.Tasks, false, (_, o) => Skynet.Tasks(o.N)),
+                new(Implementation.GreenThreads, RunsOn.Scheduler, (h, o) => Skynet.GreenThreads(h.Scheduler, o.N)),
+                new(Implementation.Tasks, RunsOn.ThreadPool, (_, o) => Skynet.Tasks(o.N)),
             ]),
         new(
             "cacheaffinity",
@@ -95,8 +95,8 @@ internal static class Catalogue
             o => o.M,
             o => CacheAffinity.Expected(o.M),
             [
-                new(Implementation.GreenThreads, true, (s, o) => CacheAffinity.GreenThreads(s!, ActorStates.For((int)o.Actors, o.State), (int)o.Accesses, o.M)),
-                new(Implementation.ThreadPool, false, (_, o) => CacheAffinity.ThreadPool(ActorStates.For((int)o.Actors, o.State), (int)o.Accesses, o.M)),
+                new(Implementation.GreenThreads, RunsOn.Scheduler, (h, o) => CacheAffinity.GreenThreads(h.Scheduler, ActorStates.For((int)o.Actors, o.State), (int)o.Accesses, o.M)),
+                new(Implementation.ThreadPool, RunsOn.ThreadPool, (_, o) => CacheAffinity.ThreadPool(ActorStates.For((int)o.Actors, o.State), (int)o.Accesses, o.M)),
             ]),
     ];
 }

@@ -70,16 +70,17 @@ internal static class Comparison
         }
 
         Console.WriteLine();
-        Console.WriteLine($"Medians of {command.Runs} runs on {Environment.ProcessorCount} cores, .NET {Environment.Version}, each workload in its own process; 'vs tasks' is how many times faster than async/await with channels on the same workload in the same process.");
+        Console.WriteLine($"Medians of {command.Runs} runs on {Environment.ProcessorCount} cores, .NET {Environment.Version}, each workload in its own process; workers are a scheduler's OS threads, or the thread pool's for tasks, threadpool, akka and protoactor (\"own\": an OS thread per actor); 'vs tasks' is how many times faster than async/await with channels on the same workload with as many threads.");
         Console.WriteLine();
         Console.WriteLine("| workload | size | implementation | workers | median ms | ns/msg | vs tasks | B/msg | gc0/1/2 |");
         Console.WriteLine("|---|---|---|---:|---:|---:|---:|---:|---|");
         foreach (var row in rows)
         {
-            var baseline = rows.FirstOrDefault(r => r.Workload == row.Workload && r.Implementation == Implementation.Tasks);
+            // Against the tasks on as many threads, or on the pool unlimited for implementations on threads of their own.
+            var baseline = rows.FirstOrDefault(r => r.Workload == row.Workload && r.Implementation == Implementation.Tasks && (r.Workers == row.Workers || row.Workers == 0));
             var ratio = baseline is null ? "-" : (baseline.NsPerMessage / row.NsPerMessage).ToString("F1", CultureInfo.InvariantCulture) + "x";
             Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-                $"| {row.Workload} | {row.Parameters} | {row.Implementation} | {(row.Workers == 0 ? "pool" : row.Workers.ToString(CultureInfo.InvariantCulture))} | {row.ElapsedMs:F1} | {row.NsPerMessage:F1} | {ratio} | {row.BytesPerMessage:F2} | {row.Collections} |"));
+                $"| {row.Workload} | {row.Parameters} | {row.Implementation} | {(row.Workers == 0 ? "own" : row.Workers.ToString(CultureInfo.InvariantCulture))} | {row.ElapsedMs:F1} | {row.NsPerMessage:F1} | {ratio} | {row.BytesPerMessage:F2} | {row.Collections} |"));
         }
 
         if (wrong > 0 || rows.Count == 0)

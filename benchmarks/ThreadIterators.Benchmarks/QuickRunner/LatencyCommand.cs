@@ -165,7 +165,7 @@ internal static class LatencyCommand
         var workers = settings.Workers.Single();
         var green = implementation == Implementation.GreenThreads;
         var policy = settings.Policies.Single();
-        var poolLimited = green || LimitThreadPool(workers);
+        var poolLimited = green || PoolLimit.Apply(workers);
         var workNs = LatencyWork.Nanoseconds(settings.Options.Work);
         try
         {
@@ -189,16 +189,6 @@ internal static class LatencyCommand
         }
 
         return 0;
-    }
-
-    /// <summary>Limits the thread pool to <paramref name="workers"/> threads: the minimum first, since the maximum may not go below it.</summary>
-    private static bool LimitThreadPool(int workers)
-    {
-        ThreadPool.GetMinThreads(out _, out var ioMin);
-        ThreadPool.GetMaxThreads(out _, out var ioMax);
-        var limited = ThreadPool.SetMinThreads(workers, ioMin) && ThreadPool.SetMaxThreads(workers, ioMax);
-        ThreadPool.GetMaxThreads(out var max, out _);
-        return limited && max == workers;
     }
 
     private static void PrintLine(string implementation, int workers, string policy, LatencyOptions options, string run, bool poolLimited, double workNs, LatencyFigures figures, bool ok)

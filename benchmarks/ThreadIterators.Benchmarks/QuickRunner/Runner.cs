@@ -16,12 +16,14 @@ internal static class Runner
         "usage: run [ring|threadring|parallelthreadring|pingpong|countingactor|producerconsumer|skynet|cacheaffinity]\n" +
         "           [--n N] [--m M] [--hops H] [--actors A] [--state S] [--accesses K] [--workers W]\n" +
         "           [--policy workstealing|softaffinity|dedicated|shared[,...]|all]\n" +
-        "           [--impl threaditerators|tasks|threads|threadpool[,...]] [--runs R] [--warmup MS] [--json]\n" +
+        "           [--impl threaditerators|tasks|threads|threadpool|akka|protoactor[,...]] [--runs R] [--warmup MS] [--json]\n" +
         "  ring: --n forwarders, --m messages; threadring, parallelthreadring: --hops; pingpong, countingactor,\n" +
         "  producerconsumer: --m messages; skynet: --n leaves (a power of ten); cacheaffinity: --actors, --state\n" +
-        "  bytes per actor (64, 4KB, 3.2MB), --accesses per message, --m messages. Without --workers, green threads\n" +
-        "  run with 1 and with 2 workers; without --policy, with the default policy. With no workload, a short\n" +
-        "  comparison of every workload is printed as a table.";
+        "  bytes per actor (64, 4KB, 3.2MB), --accesses per message, --m messages. Without --workers, each\n" +
+        "  implementation runs with 1 and with 2: green threads on that many workers, those on the thread pool\n" +
+        "  (tasks, threadpool, akka, protoactor) in a process whose pool has that many threads. Without --policy,\n" +
+        "  green threads use the default policy. With no workload, a short comparison of every workload is printed\n" +
+        "  as a table.";
 
     /// <summary>How long each configuration warms up before its measured runs, unless <c>--warmup</c> says otherwise.</summary>
     public const int WarmUpMilliseconds = 1500;
@@ -54,9 +56,15 @@ internal static class Runner
         var wrong = 0;
         foreach (var implementation in spec.Implementations.Where(i => command.Implementations is null || command.Implementations.Contains(i.Name)))
         {
-            foreach (var workers in implementation.UsesWorkers ? command.Workers : [0])
+            foreach (var workers in implementation.On == RunsOn.OwnThreads ? [0] : command.Workers)
             {
-                foreach (var policy in implementation.UsesWorkers ? command.Policies : [Scheduler.DefaultPolicy])
+                if (implementation.On == RunsOn.ThreadPool && PoolLimit.ThisProcess != workers)
+                {
+                    wrong += RunOnLimitedPool(command, spec, implementation, workers, sizes);
+                    continue;
+                }
+
+                foreach (var policy in implementation.On == RunsOn.Scheduler ? command.Policies : [Scheduler.DefaultPolicy])
                 {
                     var setup = new RunSetup(implementation, workers, policy);
                     var runs = Measure(spec, setup, sizes, command.Runs, command.WarmUpMilliseconds, (run, m) => Print(command, spec, setup, sizes, run.ToString(CultureInfo.InvariantCulture), m));
@@ -77,6 +85,35 @@ internal static class Runner
     }
 
     /// <summary>
+    /// Runs an implementation on the thread pool in a child process whose pool is limited to
+    /// <paramref name="workers"/> threads (see <see cref="PoolLimit"/>), prints what it printed, and returns 1 if it
+    /// failed or computed a wrong result.
+    /// </summary>
+    private static int RunOnLimitedPool(CommandLine command, WorkloadSpec spec, Implementation implementation, int workers, RunOptions sizes)
+    {
+        List<string> arguments =
+        [
+            "run", spec.Name, "--impl", implementation.Name, "--workers", workers.ToString(CultureInfo.InvariantCulture),
+            "--runs", command.Runs.ToString(CultureInfo.InvariantCulture), "--warmup", command.WarmUpMilliseconds.ToString(CultureInfo.InvariantCulture),
+            .. sizes.Arguments(),
+        ];
+        if (command.Json)
+        {
+            arguments.Add("--json");
+        }
+
+        var (fileName, all) = ChildProcess.Self(arguments);
+        var child = ChildProcess.Run(fileName, all, TimeSpan.FromMinutes(30), PoolLimit.ChildEnvironment(workers));
+        foreach (var line in child.Lines)
+        {
+            Console.WriteLine(line);
+        }
+
+        Console.Error.Write(child.Error);
+        return child.ExitCode == 0 ? 0 : 1;
+    }
+
+    /// <summary>
     /// Runs a workload untimed at a tenth of its size for at least 1.5 s, then <paramref name="runs"/> times measured.
     /// Tiered compilation needs that long to promote the hot methods: after half a second, 3 of 16 fresh processes
     /// still ran a short ring (N = 64 or 256, M = 1000, 1 worker) 3 to 4 times slower in their first runs.
@@ -85,18 +122,23 @@ internal static class Runner
     {
         var implementation = setup.Implementation;
         sizes = implementation.Resize?.Invoke(sizes) ?? sizes;
-        using var scheduler = implementation.UsesWorkers ? new Scheduler(new SchedulerOptions { WorkerCount = setup.Workers, Policy = setup.Policy }) : null;
+        if (implementation.On == RunsOn.ThreadPool && PoolLimit.ThisProcess == setup.Workers && !PoolLimit.Apply(setup.Workers))
+        {
+            throw new InvalidOperationException($"the thread pool refused a limit of {setup.Workers} thread(s) in a process started for it.");
+        }
+
+        using var host = new RunHost(implementation.On == RunsOn.Scheduler ? new Scheduler(new SchedulerOptions { WorkerCount = setup.Workers, Policy = setup.Policy }) : null);
         var warmUp = WarmUpSizes(spec, sizes);
         var warmUpTime = System.Diagnostics.Stopwatch.StartNew();
         while (warmUpTime.ElapsedMilliseconds < warmUpMilliseconds)
         {
-            implementation.Run(scheduler, warmUp);
+            implementation.Run(host, warmUp);
         }
 
         var measurements = new List<Measurement>();
         for (var run = 1; run <= runs; run++)
         {
-            var measurement = Measurement.Take(spec.Messages(sizes), () => implementation.Run(scheduler, sizes));
+            var measurement = Measurement.Take(spec.Messages(sizes), () => implementation.Run(host, sizes));
             measurements.Add(measurement);
             each?.Invoke(run, measurement);
         }
@@ -117,6 +159,13 @@ internal static class Runner
         _ => sizes with { M = sizes.M / 10, Hops = sizes.Hops / 10 },
     };
 
+    /// <summary>The most worker threads the thread pool may have: the limit the pool implementations run under.</summary>
+    private static int PoolThreadsMax()
+    {
+        System.Threading.ThreadPool.GetMaxThreads(out var threads, out _);
+        return threads;
+    }
+
     private static void Print(CommandLine command, WorkloadSpec spec, RunSetup setup, RunOptions sizes, string run, Measurement m)
     {
         var (implementation, workers, policy) = setup;
@@ -130,8 +179,9 @@ internal static class Runner
                 json.WriteString("parameters", spec.Describe(sizes));
                 json.WriteString("implementation", implementation.Name);
                 json.WriteNumber("workers", workers);
-                json.WriteString("policy", implementation.UsesWorkers ? CommandLine.NameOf(policy) : string.Empty);
+                json.WriteString("policy", implementation.On == RunsOn.Scheduler ? CommandLine.NameOf(policy) : string.Empty);
                 json.WriteString("run", run);
+                json.WriteNumber("pool_threads_max", PoolThreadsMax());
                 json.WriteNumber("elapsed_ms", Math.Round(m.ElapsedMs, 3));
                 json.WriteNumber("messages", m.Messages);
                 json.WriteNumber("messages_per_second", Math.Round(m.MessagesPerSecond));
@@ -148,7 +198,12 @@ internal static class Runner
             return;
         }
 
-        var workerText = implementation.UsesWorkers ? $"workers={workers} policy={CommandLine.NameOf(policy)}" : "thread pool";
+        var workerText = implementation.On switch
+        {
+            RunsOn.Scheduler => $"workers={workers} policy={CommandLine.NameOf(policy)}",
+            RunsOn.ThreadPool => $"pool threads={workers}",
+            _ => "own threads",
+        };
         var verdict = m.Result == expected ? "OK" : $"WRONG (expected {expected})";
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
             $"{spec.Name} {spec.Describe(sizes)} | {implementation.Name} {workerText} | {(run == "median" ? "median" : "run " + run)} | {m.ElapsedMs:F1} ms | {m.MessagesPerSecond / 1e6:F1} M msg/s | {m.NsPerMessage:F2} ns/msg | {m.BytesPerMessage:F3} B/msg ({m.AllocatedBytes} B) | gc {m.Gen0}/{m.Gen1}/{m.Gen2} | peak ws {m.PeakWorkingSetBytes / (1024 * 1024)} MB | result {m.Result} {verdict}"));

@@ -13,7 +13,7 @@ public sealed class QuickRunnerTests
 {
     private static readonly string[] Fields =
     [
-        "workload", "parameters", "implementation", "workers", "run", "elapsed_ms", "messages", "messages_per_second",
+        "workload", "parameters", "implementation", "workers", "run", "pool_threads_max", "elapsed_ms", "messages", "messages_per_second",
         "ns_per_message", "allocated_bytes", "gen0_collections", "gen1_collections", "gen2_collections",
         "peak_working_set_bytes", "result", "expected", "ok",
     ];
@@ -47,12 +47,28 @@ public sealed class QuickRunnerTests
             o => $"m={o.M}",
             o => o.M,
             o => o.M,
-            [new Implementation(Implementation.Tasks, false, (_, o) => o.M - 1)]);
+            [new Implementation(Implementation.Threads, RunsOn.OwnThreads, (_, o) => o.M - 1)]);
 
         var (exitCode, output) = Execute(["run", "broken", "--runs", "1"], [broken]);
 
         Assert.Equal(1, exitCode);
         Assert.Contains("WRONG (expected 10)", output, StringComparison.Ordinal);
+    }
+
+    /// <summary>Implementations on the thread pool run in a process of their own whose pool has as many threads as a scheduler has workers.</summary>
+    [Theory]
+    [InlineData(1)]
+    [InlineData(2)]
+    public void PoolImplementations_RunOnAPoolLimitedToTheWorkerCount(int workers)
+    {
+        var (exitCode, output) = Execute(["run", "pingpong", "--m", "1001", "--workers", workers.ToString(System.Globalization.CultureInfo.InvariantCulture), "--runs", "1", "--warmup", "0", "--impl", "tasks", "--json"], Catalogue.All);
+
+        Assert.Equal(0, exitCode);
+        var runs = output.Split('\n', StringSplitOptions.RemoveEmptyEntries).Select(line => JsonDocument.Parse(line).RootElement).ToList();
+        Assert.Equal(2, runs.Count);
+        Assert.All(runs, run => Assert.Equal(workers, run.GetProperty("workers").GetInt32()));
+        Assert.All(runs, run => Assert.Equal(workers, run.GetProperty("pool_threads_max").GetInt32()));
+        Assert.All(runs, run => Assert.True(run.GetProperty("ok").GetBoolean()));
     }
 
     [Fact]
