@@ -5,7 +5,7 @@ using System.Linq;
 
 namespace ThreadIterators.Benchmarks.QuickRunner;
 
-/// <summary>What one run (or the median of several) measured.</summary>
+/// <summary>What one run (or the median of several) measured; <see cref="GcPauseMs"/> is the time the garbage collector stopped the program, a share of <see cref="ElapsedMs"/> no worker count shortens under the workstation collector.</summary>
 internal sealed record Measurement(
     double ElapsedMs,
     long Messages,
@@ -14,7 +14,8 @@ internal sealed record Measurement(
     int Gen1,
     int Gen2,
     long PeakWorkingSetBytes,
-    long Result)
+    long Result,
+    double GcPauseMs = 0)
 {
     public double MessagesPerSecond => Messages / (ElapsedMs / 1000);
 
@@ -29,6 +30,7 @@ internal sealed record Measurement(
         var gen1 = GC.CollectionCount(1);
         var gen2 = GC.CollectionCount(2);
         var allocated = GC.GetTotalAllocatedBytes(precise: true);
+        var paused = GC.GetTotalPauseDuration();
         var stopwatch = Stopwatch.StartNew();
         var result = run();
         stopwatch.Stop();
@@ -42,7 +44,8 @@ internal sealed record Measurement(
             GC.CollectionCount(1) - gen1,
             GC.CollectionCount(2) - gen2,
             process.PeakWorkingSet64,
-            result);
+            result,
+            (GC.GetTotalPauseDuration() - paused).TotalMilliseconds);
     }
 
     /// <summary>The median of each figure over several runs (their results must agree).</summary>
@@ -54,7 +57,8 @@ internal sealed record Measurement(
         (int)MedianOf(runs.Select(r => (double)r.Gen1)),
         (int)MedianOf(runs.Select(r => (double)r.Gen2)),
         runs.Max(r => r.PeakWorkingSetBytes),
-        runs[0].Result);
+        runs[0].Result,
+        MedianOf(runs.Select(r => r.GcPauseMs)));
 
     /// <summary>The middle value, or the mean of the two middle ones; the Erlang comparison takes its medians here too.</summary>
     internal static double MedianOf(IEnumerable<double> values)

@@ -190,6 +190,7 @@ internal static class Runner
                 json.WriteNumber("gen0_collections", m.Gen0);
                 json.WriteNumber("gen1_collections", m.Gen1);
                 json.WriteNumber("gen2_collections", m.Gen2);
+                json.WriteNumber("gc_pause_ms", Math.Round(m.GcPauseMs, 3));
                 json.WriteNumber("peak_working_set_bytes", m.PeakWorkingSetBytes);
                 json.WriteNumber("result", m.Result);
                 json.WriteNumber("expected", expected);
@@ -206,6 +207,6 @@ internal static class Runner
         };
         var verdict = m.Result == expected ? "OK" : $"WRONG (expected {expected})";
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-            $"{spec.Name} {spec.Describe(sizes)} | {implementation.Name} {workerText} | {(run == "median" ? "median" : "run " + run)} | {m.ElapsedMs:F1} ms | {m.MessagesPerSecond / 1e6:F1} M msg/s | {m.NsPerMessage:F2} ns/msg | {m.BytesPerMessage:F3} B/msg ({m.AllocatedBytes} B) | gc {m.Gen0}/{m.Gen1}/{m.Gen2} | peak ws {m.PeakWorkingSetBytes / (1024 * 1024)} MB | result {m.Result} {verdict}"));
+            $"{spec.Name} {spec.Describe(sizes)} | {implementation.Name} {workerText} | {(run == "median" ? "median" : "run " + run)} | {m.ElapsedMs:F1} ms | {m.MessagesPerSecond / 1e6:F1} M msg/s | {m.NsPerMessage:F2} ns/msg | {m.BytesPerMessage:F3} B/msg ({m.AllocatedBytes} B) | gc {m.Gen0}/{m.Gen1}/{m.Gen2}, paused {m.GcPauseMs:F1} ms | peak ws {m.PeakWorkingSetBytes / (1024 * 1024)} MB | result {m.Result} {verdict}"));
     }
 }
