@@ -18,7 +18,17 @@ internal sealed class ExitEvent : Event
     /// <summary>The thread whose end this event reports.</summary>
     private readonly GreenThread _thread;
 
-    /// <summary>Whether the thread has ended.</summary>
+    /// <summary>
+    /// Whether the thread's end is decided: its fault is fixed and the end has taken the watch list, so a removal
+    /// fails and a new watch fires at once. <see cref="IsCompleted"/> and the outcome read this, so a watch's message
+    /// never arrives before its thread reads as ended (a supervisor's restart binds the mailbox its crashed child left).
+    /// </summary>
+    private bool _decided;
+
+    /// <summary>
+    /// Whether the end has been told: set after the watches' messages are sent, so a joiner, a wait or a task that
+    /// sees the end finds the message of every watch whose removal failed already sent.
+    /// </summary>
     private bool _completed;
 
     /// <summary>Whether anything has waited for the thread or read its exception; an unobserved fault is reported.</summary>
@@ -90,7 +100,7 @@ internal sealed class ExitEvent : Event
         {
             lock (this)
             {
-                return _completed;
+                return _decided;
             }
         }
     }
@@ -110,7 +120,7 @@ internal sealed class ExitEvent : Event
     /// <inheritdoc/>
     public override string ToString() => $"{_thread}.Exited";
 
-    internal static ExitEvent CreateCompleted(GreenThread thread) => new(thread) { _completed = true };
+    internal static ExitEvent CreateCompleted(GreenThread thread) => new(thread) { _completed = true, _decided = true };
 
     /// <summary>Gets or sets where linked threads' exits go instead of stopping the thread; see <see cref="GreenThread.TrapExits"/>.</summary>
     internal IMessageTarget<ThreadExit>? TrapExits
@@ -124,7 +134,7 @@ internal sealed class ExitEvent : Event
     {
         lock (this)
         {
-            if (!_completed)
+            if (!_decided)
             {
                 watch.Next = _watches;
                 if (_watches is not null)
@@ -148,7 +158,7 @@ internal sealed class ExitEvent : Event
     {
         lock (this)
         {
-            if (_completed)
+            if (_decided)
             {
                 // The end took the list, and walks it outside the lock.
                 return;
@@ -282,15 +292,11 @@ internal sealed class ExitEvent : Event
         TaskCompletionSource? task;
         lock (this)
         {
-            Debug.Assert(!_completed, "A thread ends once.");
-            _completed = true;
+            Debug.Assert(!_decided, "A thread ends once.");
+            _decided = true;
             _fault = fault;
-            joiners = _joiners;
-            _joiners = null;
             watches = _watches;
             _watches = null;
-            signal = _signal;
-            task = _task;
 
             // Watches are claimed here, under the lock, so that one whose message will observe the fault does so
             // before the fault is tracked as unobserved: a supervised crash then costs no finalizable sentinel.
@@ -309,7 +315,8 @@ internal sealed class ExitEvent : Event
             }
         }
 
-        // The watches' messages first: once a joiner sees the end, a watch whose removal failed has sent its message.
+        // The watches' messages first: once anyone sees the end (a joiner, a wait, a task, IsCompleted), a watch whose
+        // removal failed has sent its message. So the end is published only after them.
         for (var watch = watches; watch is not null;)
         {
             var next = watch.Next;
@@ -321,6 +328,15 @@ internal sealed class ExitEvent : Event
             }
 
             watch = next;
+        }
+
+        lock (this)
+        {
+            _completed = true;
+            joiners = _joiners;
+            _joiners = null;
+            signal = _signal;
+            task = _task;
         }
 
         signal?.Set();
@@ -447,7 +463,7 @@ internal sealed class ExitEvent : Event
     {
         lock (this)
         {
-            if (!_completed)
+            if (!_decided)
             {
                 return (ThreadOutcome.Running, null);
             }
@@ -462,7 +478,7 @@ internal sealed class ExitEvent : Event
     {
         lock (this)
         {
-            if (!_completed)
+            if (!_decided)
             {
                 return ThreadOutcome.Running;
             }
