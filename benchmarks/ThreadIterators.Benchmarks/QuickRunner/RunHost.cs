@@ -1,4 +1,5 @@
 using System;
+using ThreadIterators.Benchmarks.Peers.ProtoActor;
 
 namespace ThreadIterators.Benchmarks.QuickRunner;
 
@@ -10,6 +11,8 @@ internal sealed class RunHost : IDisposable
 {
     private readonly Scheduler? _scheduler;
 
+    private ProtoActorPeer? _protoActor;
+
     /// <summary>Initializes a new instance of the <see cref="RunHost"/> class.</summary>
     /// <param name="scheduler">The scheduler, owned from here on, for an implementation on one; otherwise null.</param>
     public RunHost(Scheduler? scheduler) => _scheduler = scheduler;
@@ -17,8 +20,12 @@ internal sealed class RunHost : IDisposable
     /// <summary>Gets the scheduler; only implementations that run on one may ask.</summary>
     public Scheduler Scheduler => _scheduler ?? throw new InvalidOperationException("this implementation does not run on a scheduler.");
 
+    /// <summary>Gets the Proto.Actor system, started on first use.</summary>
+    public ProtoActorPeer ProtoActor => _protoActor ??= new ProtoActorPeer();
+
     public void Dispose()
     {
         _scheduler?.Dispose();
+        _protoActor?.Dispose();
     }
 }
