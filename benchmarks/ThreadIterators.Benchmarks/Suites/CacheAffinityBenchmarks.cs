@@ -27,6 +27,7 @@ public class CacheAffinityBenchmarks
     private readonly Dictionary<SchedulingPolicy, Scheduler> _schedulers = [];
 
     private ActorStates _states = null!;
+    private Peers.ProtoActor.ProtoActorPeer? _protoActor;
 
     /// <summary>Gets the cells named by <c>CACHEAFFINITY_CELLS</c>, or else every cell of the grid whose state adds up to at most 2 GB.</summary>
     public static IEnumerable<CacheCell> Cells =>
@@ -59,6 +60,8 @@ public class CacheAffinityBenchmarks
         {
             scheduler.Dispose();
         }
+
+        _protoActor?.Dispose();
     }
 
     /// <summary>The baseline: one thread-pool work item per message, an actor's next queued when its previous one ends.</summary>
@@ -76,6 +79,10 @@ public class CacheAffinityBenchmarks
 
     [Benchmark(OperationsPerInvoke = Messages)]
     public long SharedQueue() => Run(SchedulingPolicy.SharedQueue);
+
+    /// <summary>Proto.Actor: an actor per state, default dispatcher and mailbox; its system starts on the first, unmeasured, call.</summary>
+    [Benchmark(OperationsPerInvoke = Messages)]
+    public long ProtoActor() => Verify.Result("CacheAffinity", (_protoActor ??= new()).CacheAffinity(_states, Cell.Accesses, Messages), Messages);
 
     private long Run(SchedulingPolicy policy) =>
         Verify.Result("CacheAffinity", CacheAffinity.GreenThreads(_schedulers[policy], _states, Cell.Accesses, Messages), Messages);

@@ -14,4 +14,8 @@ public class CountingActorBenchmarks : WorkerSuite
     /// <summary>Green threads and mailboxes.</summary>
     [Benchmark(OperationsPerInvoke = Messages)]
     public long ThreadIterators() => Verify.Result("CountingActor", Workloads.CountingActor.GreenThreads(Scheduler, Messages), Workloads.CountingActor.Expected(Messages));
+
+    /// <summary>Proto.Actor: an actor per green thread, default dispatcher and mailbox (see Peers/ProtoActor).</summary>
+    [Benchmark(OperationsPerInvoke = Messages)]
+    public long ProtoActor() => Verify.Result("CountingActor", ProtoActorPeer.CountingActor(Messages), Workloads.CountingActor.Expected(Messages));
 }

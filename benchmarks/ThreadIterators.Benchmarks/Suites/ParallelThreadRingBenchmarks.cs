@@ -14,4 +14,8 @@ public class ParallelThreadRingBenchmarks : WorkerSuite
     /// <summary>Green threads and mailboxes.</summary>
     [Benchmark(OperationsPerInvoke = Hops)]
     public long ThreadIterators() => Verify.Result("ParallelThreadRing", Workloads.ParallelThreadRing.GreenThreads(Scheduler, Hops), Workloads.ParallelThreadRing.Expected(Hops));
+
+    /// <summary>Proto.Actor: an actor per green thread, default dispatcher and mailbox (see Peers/ProtoActor).</summary>
+    [Benchmark(OperationsPerInvoke = Hops)]
+    public long ProtoActor() => Verify.Result("ParallelThreadRing", ProtoActorPeer.ParallelThreadRing(Hops), Workloads.ParallelThreadRing.Expected(Hops));
 }

@@ -14,4 +14,8 @@ public class PingPongBenchmarks : WorkerSuite
     /// <summary>Green threads and mailboxes.</summary>
     [Benchmark(OperationsPerInvoke = Messages)]
     public long ThreadIterators() => Verify.Result("PingPong", Workloads.PingPong.GreenThreads(Scheduler, Messages), Workloads.PingPong.Expected(Messages));
+
+    /// <summary>Proto.Actor: an actor per green thread, default dispatcher and mailbox (see Peers/ProtoActor).</summary>
+    [Benchmark(OperationsPerInvoke = Messages)]
+    public long ProtoActor() => Verify.Result("PingPong", ProtoActorPeer.PingPong(Messages), Workloads.PingPong.Expected(Messages));
 }

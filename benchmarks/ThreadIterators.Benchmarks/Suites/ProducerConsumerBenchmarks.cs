@@ -14,4 +14,8 @@ public class ProducerConsumerBenchmarks : WorkerSuite
     /// <summary>Green threads and mailboxes.</summary>
     [Benchmark(OperationsPerInvoke = Messages)]
     public long ThreadIterators() => Verify.Result("ProducerConsumer", Workloads.ProducerConsumer.GreenThreads(Scheduler, Messages), Workloads.ProducerConsumer.Expected(Messages));
+
+    /// <summary>Proto.Actor: an actor per green thread, default dispatcher and mailbox (see Peers/ProtoActor).</summary>
+    [Benchmark(OperationsPerInvoke = Messages)]
+    public long ProtoActor() => Verify.Result("ProducerConsumer", ProtoActorPeer.ProducerConsumer(Messages), Workloads.ProducerConsumer.Expected(Messages));
 }

@@ -16,4 +16,8 @@ public class RingBenchmarks : WorkerSuite
     /// <summary>Green threads and mailboxes.</summary>
     [Benchmark(OperationsPerInvoke = Hops)]
     public long ThreadIterators() => Verify.Result("Ring", Workloads.Ring.GreenThreads(Scheduler, N, M), Workloads.Ring.Expected(M));
+
+    /// <summary>Proto.Actor: an actor per green thread, default dispatcher and mailbox (see Peers/ProtoActor).</summary>
+    [Benchmark(OperationsPerInvoke = Hops)]
+    public long ProtoActor() => Verify.Result("Ring", ProtoActorPeer.Ring(N, M), Workloads.Ring.Expected(M));
 }

@@ -15,4 +15,8 @@ public class SkynetBenchmarks : WorkerSuite
     /// <summary>Green threads and mailboxes.</summary>
     [Benchmark(OperationsPerInvoke = Threads)]
     public long ThreadIterators() => Verify.Result("Skynet", Workloads.Skynet.GreenThreads(Scheduler, Leaves), Workloads.Skynet.Expected(Leaves));
+
+    /// <summary>Proto.Actor: an actor per green thread, default dispatcher and mailbox (see Peers/ProtoActor).</summary>
+    [Benchmark(OperationsPerInvoke = Threads)]
+    public long ProtoActor() => Verify.Result("Skynet", ProtoActorPeer.Skynet(Leaves), Workloads.Skynet.Expected(Leaves));
 }

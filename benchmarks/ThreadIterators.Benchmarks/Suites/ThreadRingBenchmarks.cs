@@ -19,4 +19,8 @@ public class ThreadRingBenchmarks : WorkerSuite
     /// <summary>503 OS threads handing the token on with semaphores, at a fiftieth of the hops.</summary>
     [Benchmark(OperationsPerInvoke = OsThreadHops)]
     public long OsThreads() => Verify.Result("ThreadRing", Workloads.ThreadRing.OsThreads(OsThreadHops), Workloads.ThreadRing.Expected(OsThreadHops));
+
+    /// <summary>Proto.Actor: an actor per green thread, default dispatcher and mailbox (see Peers/ProtoActor).</summary>
+    [Benchmark(OperationsPerInvoke = Hops)]
+    public long ProtoActor() => Verify.Result("ThreadRing", ProtoActorPeer.ThreadRing(Hops), Workloads.ThreadRing.Expected(Hops));
 }

@@ -1,11 +1,13 @@
 using BenchmarkDotNet.Attributes;
+using ThreadIterators.Benchmarks.Peers.ProtoActor;
 
 namespace ThreadIterators.Benchmarks.Suites;
 
 /// <summary>
 /// Base of every suite: the worker-count and scheduling-policy parameters and one scheduler per combination, so
-/// scheduler start-up is not measured. The Task baselines ignore both and run on the thread pool, so each table shows
-/// them once per combination, as the ratio's denominator.
+/// scheduler start-up is not measured. The Task baselines and the actor libraries ignore both and run on the thread
+/// pool as it comes (the quick runner's <c>run</c> limits the pool to the worker count), so each table shows them once
+/// per combination, beside the ratio's denominator.
 /// </summary>
 [Config(typeof(SuiteConfig))]
 public abstract class WorkerSuite
@@ -18,12 +20,24 @@ public abstract class WorkerSuite
     [ParamsAllValues]
     public SchedulingPolicy Policy { get; set; }
 
+    private ProtoActorPeer? _protoActor;
+
     /// <summary>Gets the scheduler of the green-thread runs.</summary>
     protected Scheduler Scheduler { get; private set; } = null!;
+
+    /// <summary>
+    /// Gets the Proto.Actor system, started by the first call (which BenchmarkDotNet does not measure), so that the
+    /// processes of the other benchmarks run without its background threads.
+    /// </summary>
+    private protected ProtoActorPeer ProtoActorPeer => _protoActor ??= new ProtoActorPeer();
 
     [GlobalSetup]
     public void Setup() => Scheduler = new Scheduler(new SchedulerOptions { WorkerCount = Workers, Policy = Policy });
 
     [GlobalCleanup]
-    public void Cleanup() => Scheduler.Dispose();
+    public void Cleanup()
+    {
+        Scheduler.Dispose();
+        _protoActor?.Dispose();
+    }
 }
