@@ -1,4 +1,5 @@
 using System;
+using ThreadIterators.Benchmarks.Peers.AkkaNet;
 using ThreadIterators.Benchmarks.Peers.ProtoActor;
 
 namespace ThreadIterators.Benchmarks.QuickRunner;
@@ -13,6 +14,8 @@ internal sealed class RunHost : IDisposable
 
     private ProtoActorPeer? _protoActor;
 
+    private AkkaPeer? _akka;
+
     /// <summary>Initializes a new instance of the <see cref="RunHost"/> class.</summary>
     /// <param name="scheduler">The scheduler, owned from here on, for an implementation on one; otherwise null.</param>
     public RunHost(Scheduler? scheduler) => _scheduler = scheduler;
@@ -23,9 +26,13 @@ internal sealed class RunHost : IDisposable
     /// <summary>Gets the Proto.Actor system, started on first use.</summary>
     public ProtoActorPeer ProtoActor => _protoActor ??= new ProtoActorPeer();
 
+    /// <summary>Gets the Akka.NET actor system, started on first use.</summary>
+    public AkkaPeer Akka => _akka ??= new AkkaPeer();
+
     public void Dispose()
     {
         _scheduler?.Dispose();
         _protoActor?.Dispose();
+        _akka?.Dispose();
     }
 }

@@ -28,6 +28,7 @@ public class CacheAffinityBenchmarks
 
     private ActorStates _states = null!;
     private Peers.ProtoActor.ProtoActorPeer? _protoActor;
+    private Peers.AkkaNet.AkkaPeer? _akka;
 
     /// <summary>Gets the cells named by <c>CACHEAFFINITY_CELLS</c>, or else every cell of the grid whose state adds up to at most 2 GB.</summary>
     public static IEnumerable<CacheCell> Cells =>
@@ -62,6 +63,7 @@ public class CacheAffinityBenchmarks
         }
 
         _protoActor?.Dispose();
+        _akka?.Dispose();
     }
 
     /// <summary>The baseline: one thread-pool work item per message, an actor's next queued when its previous one ends.</summary>
@@ -83,6 +85,10 @@ public class CacheAffinityBenchmarks
     /// <summary>Proto.Actor: an actor per state, default dispatcher and mailbox; its system starts on the first, unmeasured, call.</summary>
     [Benchmark(OperationsPerInvoke = Messages)]
     public long ProtoActor() => Verify.Result("CacheAffinity", (_protoActor ??= new()).CacheAffinity(_states, Cell.Accesses, Messages), Messages);
+
+    /// <summary>Akka.NET: an actor per state, default dispatcher and mailbox; its system starts on the first, unmeasured, call.</summary>
+    [Benchmark(OperationsPerInvoke = Messages)]
+    public long Akka() => Verify.Result("CacheAffinity", (_akka ??= new()).CacheAffinity(_states, Cell.Accesses, Messages), Messages);
 
     private long Run(SchedulingPolicy policy) =>
         Verify.Result("CacheAffinity", CacheAffinity.GreenThreads(_schedulers[policy], _states, Cell.Accesses, Messages), Messages);

@@ -18,4 +18,8 @@ public class CountingActorBenchmarks : WorkerSuite
     /// <summary>Proto.Actor: an actor per green thread, default dispatcher and mailbox (see Peers/ProtoActor).</summary>
     [Benchmark(OperationsPerInvoke = Messages)]
     public long ProtoActor() => Verify.Result("CountingActor", ProtoActorPeer.CountingActor(Messages), Workloads.CountingActor.Expected(Messages));
+
+    /// <summary>Akka.NET: an actor per green thread, default dispatcher and mailbox (see Peers/AkkaNet).</summary>
+    [Benchmark(OperationsPerInvoke = Messages)]
+    public long Akka() => Verify.Result("CountingActor", AkkaPeer.CountingActor(Messages), Workloads.CountingActor.Expected(Messages));
 }

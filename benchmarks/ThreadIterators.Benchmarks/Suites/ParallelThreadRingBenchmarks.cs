@@ -18,4 +18,8 @@ public class ParallelThreadRingBenchmarks : WorkerSuite
     /// <summary>Proto.Actor: an actor per green thread, default dispatcher and mailbox (see Peers/ProtoActor).</summary>
     [Benchmark(OperationsPerInvoke = Hops)]
     public long ProtoActor() => Verify.Result("ParallelThreadRing", ProtoActorPeer.ParallelThreadRing(Hops), Workloads.ParallelThreadRing.Expected(Hops));
+
+    /// <summary>Akka.NET: an actor per green thread, default dispatcher and mailbox (see Peers/AkkaNet).</summary>
+    [Benchmark(OperationsPerInvoke = Hops)]
+    public long Akka() => Verify.Result("ParallelThreadRing", AkkaPeer.ParallelThreadRing(Hops), Workloads.ParallelThreadRing.Expected(Hops));
 }

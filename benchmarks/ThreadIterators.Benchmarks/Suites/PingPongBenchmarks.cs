@@ -18,4 +18,8 @@ public class PingPongBenchmarks : WorkerSuite
     /// <summary>Proto.Actor: an actor per green thread, default dispatcher and mailbox (see Peers/ProtoActor).</summary>
     [Benchmark(OperationsPerInvoke = Messages)]
     public long ProtoActor() => Verify.Result("PingPong", ProtoActorPeer.PingPong(Messages), Workloads.PingPong.Expected(Messages));
+
+    /// <summary>Akka.NET: an actor per green thread, default dispatcher and mailbox (see Peers/AkkaNet).</summary>
+    [Benchmark(OperationsPerInvoke = Messages)]
+    public long Akka() => Verify.Result("PingPong", AkkaPeer.PingPong(Messages), Workloads.PingPong.Expected(Messages));
 }

@@ -18,4 +18,8 @@ public class ProducerConsumerBenchmarks : WorkerSuite
     /// <summary>Proto.Actor: an actor per green thread, default dispatcher and mailbox (see Peers/ProtoActor).</summary>
     [Benchmark(OperationsPerInvoke = Messages)]
     public long ProtoActor() => Verify.Result("ProducerConsumer", ProtoActorPeer.ProducerConsumer(Messages), Workloads.ProducerConsumer.Expected(Messages));
+
+    /// <summary>Akka.NET: an actor per green thread, default dispatcher and mailbox (see Peers/AkkaNet).</summary>
+    [Benchmark(OperationsPerInvoke = Messages)]
+    public long Akka() => Verify.Result("ProducerConsumer", AkkaPeer.ProducerConsumer(Messages), Workloads.ProducerConsumer.Expected(Messages));
 }

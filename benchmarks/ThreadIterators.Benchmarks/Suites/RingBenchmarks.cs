@@ -20,4 +20,8 @@ public class RingBenchmarks : WorkerSuite
     /// <summary>Proto.Actor: an actor per green thread, default dispatcher and mailbox (see Peers/ProtoActor).</summary>
     [Benchmark(OperationsPerInvoke = Hops)]
     public long ProtoActor() => Verify.Result("Ring", ProtoActorPeer.Ring(N, M), Workloads.Ring.Expected(M));
+
+    /// <summary>Akka.NET: an actor per green thread, default dispatcher and mailbox (see Peers/AkkaNet).</summary>
+    [Benchmark(OperationsPerInvoke = Hops)]
+    public long Akka() => Verify.Result("Ring", AkkaPeer.Ring(N, M), Workloads.Ring.Expected(M));
 }

@@ -19,4 +19,8 @@ public class SkynetBenchmarks : WorkerSuite
     /// <summary>Proto.Actor: an actor per green thread, default dispatcher and mailbox (see Peers/ProtoActor).</summary>
     [Benchmark(OperationsPerInvoke = Threads)]
     public long ProtoActor() => Verify.Result("Skynet", ProtoActorPeer.Skynet(Leaves), Workloads.Skynet.Expected(Leaves));
+
+    /// <summary>Akka.NET: an actor per green thread, default dispatcher and mailbox (see Peers/AkkaNet).</summary>
+    [Benchmark(OperationsPerInvoke = Threads)]
+    public long Akka() => Verify.Result("Skynet", AkkaPeer.Skynet(Leaves), Workloads.Skynet.Expected(Leaves));
 }

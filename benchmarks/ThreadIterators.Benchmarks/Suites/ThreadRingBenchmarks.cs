@@ -23,4 +23,8 @@ public class ThreadRingBenchmarks : WorkerSuite
     /// <summary>Proto.Actor: an actor per green thread, default dispatcher and mailbox (see Peers/ProtoActor).</summary>
     [Benchmark(OperationsPerInvoke = Hops)]
     public long ProtoActor() => Verify.Result("ThreadRing", ProtoActorPeer.ThreadRing(Hops), Workloads.ThreadRing.Expected(Hops));
+
+    /// <summary>Akka.NET: an actor per green thread, default dispatcher and mailbox (see Peers/AkkaNet).</summary>
+    [Benchmark(OperationsPerInvoke = Hops)]
+    public long Akka() => Verify.Result("ThreadRing", AkkaPeer.ThreadRing(Hops), Workloads.ThreadRing.Expected(Hops));
 }

@@ -1,4 +1,5 @@
 using BenchmarkDotNet.Attributes;
+using ThreadIterators.Benchmarks.Peers.AkkaNet;
 using ThreadIterators.Benchmarks.Peers.ProtoActor;
 
 namespace ThreadIterators.Benchmarks.Suites;
@@ -22,6 +23,8 @@ public abstract class WorkerSuite
 
     private ProtoActorPeer? _protoActor;
 
+    private AkkaPeer? _akka;
+
     /// <summary>Gets the scheduler of the green-thread runs.</summary>
     protected Scheduler Scheduler { get; private set; } = null!;
 
@@ -31,6 +34,9 @@ public abstract class WorkerSuite
     /// </summary>
     private protected ProtoActorPeer ProtoActorPeer => _protoActor ??= new ProtoActorPeer();
 
+    /// <summary>Gets the Akka.NET actor system, started as <see cref="ProtoActorPeer"/> is.</summary>
+    private protected AkkaPeer AkkaPeer => _akka ??= new AkkaPeer();
+
     [GlobalSetup]
     public void Setup() => Scheduler = new Scheduler(new SchedulerOptions { WorkerCount = Workers, Policy = Policy });
 
@@ -39,5 +45,6 @@ public abstract class WorkerSuite
     {
         Scheduler.Dispose();
         _protoActor?.Dispose();
+        _akka?.Dispose();
     }
 }
