@@ -19,8 +19,8 @@ internal static class Catalogue
             [
                 new(Implementation.GreenThreads, RunsOn.Scheduler, (h, o) => Workloads.Ring.GreenThreads(h.Scheduler, (int)o.N, (int)o.M)),
                 new(Implementation.Tasks, RunsOn.ThreadPool, (_, o) => Workloads.Ring.Tasks((int)o.N, (int)o.M)),
-                new(Implementation.ProtoActor, RunsOn.ThreadPool, (h, o) => h.ProtoActor.Ring((int)o.N, (int)o.M)),
                 new(Implementation.Akka, RunsOn.ThreadPool, (h, o) => h.Akka.Ring((int)o.N, (int)o.M)),
+                new(Implementation.ProtoActor, RunsOn.ThreadPool, (h, o) => h.ProtoActor.Ring((int)o.N, (int)o.M)),
             ]),
         new(
             "threadring",
@@ -32,8 +32,8 @@ internal static class Catalogue
             [
                 new(Implementation.GreenThreads, RunsOn.Scheduler, (h, o) => ThreadRing.GreenThreads(h.Scheduler, o.Hops)),
                 new(Implementation.Tasks, RunsOn.ThreadPool, (_, o) => ThreadRing.Tasks(o.Hops)),
-                new(Implementation.ProtoActor, RunsOn.ThreadPool, (h, o) => h.ProtoActor.ThreadRing(o.Hops)),
                 new(Implementation.Akka, RunsOn.ThreadPool, (h, o) => h.Akka.ThreadRing(o.Hops)),
+                new(Implementation.ProtoActor, RunsOn.ThreadPool, (h, o) => h.ProtoActor.ThreadRing(o.Hops)),
                 new(Implementation.Threads, RunsOn.OwnThreads, (_, o) => ThreadRing.OsThreads(o.Hops), o => o with { Hops = o.Hops / 50 }),
             ]),
         new(
@@ -46,8 +46,8 @@ internal static class Catalogue
             [
                 new(Implementation.GreenThreads, RunsOn.Scheduler, (h, o) => ParallelThreadRing.GreenThreads(h.Scheduler, o.Hops)),
                 new(Implementation.Tasks, RunsOn.ThreadPool, (_, o) => ParallelThreadRing.Tasks(o.Hops)),
-                new(Implementation.ProtoActor, RunsOn.ThreadPool, (h, o) => h.ProtoActor.ParallelThreadRing(o.Hops)),
                 new(Implementation.Akka, RunsOn.ThreadPool, (h, o) => h.Akka.ParallelThreadRing(o.Hops)),
+                new(Implementation.ProtoActor, RunsOn.ThreadPool, (h, o) => h.ProtoActor.ParallelThreadRing(o.Hops)),
             ]),
         new(
             "pingpong",
@@ -59,8 +59,8 @@ internal static class Catalogue
             [
                 new(Implementation.GreenThreads, RunsOn.Scheduler, (h, o) => PingPong.GreenThreads(h.Scheduler, o.M)),
                 new(Implementation.Tasks, RunsOn.ThreadPool, (_, o) => PingPong.Tasks(o.M)),
-                new(Implementation.ProtoActor, RunsOn.ThreadPool, (h, o) => h.ProtoActor.PingPong(o.M)),
                 new(Implementation.Akka, RunsOn.ThreadPool, (h, o) => h.Akka.PingPong(o.M)),
+                new(Implementation.ProtoActor, RunsOn.ThreadPool, (h, o) => h.ProtoActor.PingPong(o.M)),
             ]),
         new(
             "countingactor",
@@ -72,8 +72,8 @@ internal static class Catalogue
             [
                 new(Implementation.GreenThreads, RunsOn.Scheduler, (h, o) => CountingActor.GreenThreads(h.Scheduler, o.M)),
                 new(Implementation.Tasks, RunsOn.ThreadPool, (_, o) => CountingActor.Tasks(o.M)),
-                new(Implementation.ProtoActor, RunsOn.ThreadPool, (h, o) => h.ProtoActor.CountingActor(o.M)),
                 new(Implementation.Akka, RunsOn.ThreadPool, (h, o) => h.Akka.CountingActor(o.M)),
+                new(Implementation.ProtoActor, RunsOn.ThreadPool, (h, o) => h.ProtoActor.CountingActor(o.M)),
             ]),
         new(
             "producerconsumer",
@@ -85,8 +85,8 @@ internal static class Catalogue
             [
                 new(Implementation.GreenThreads, RunsOn.Scheduler, (h, o) => ProducerConsumer.GreenThreads(h.Scheduler, o.M)),
                 new(Implementation.Tasks, RunsOn.ThreadPool, (_, o) => ProducerConsumer.Tasks(o.M)),
-                new(Implementation.ProtoActor, RunsOn.ThreadPool, (h, o) => h.ProtoActor.ProducerConsumer(o.M)),
                 new(Implementation.Akka, RunsOn.ThreadPool, (h, o) => h.Akka.ProducerConsumer(o.M)),
+                new(Implementation.ProtoActor, RunsOn.ThreadPool, (h, o) => h.ProtoActor.ProducerConsumer(o.M)),
             ]),
         new(
             "skynet",
@@ -98,8 +98,8 @@ internal static class Catalogue
             [
                 new(Implementation.GreenThreads, RunsOn.Scheduler, (h, o) => Skynet.GreenThreads(h.Scheduler, o.N)),
                 new(Implementation.Tasks, RunsOn.ThreadPool, (_, o) => Skynet.Tasks(o.N)),
-                new(Implementation.ProtoActor, RunsOn.ThreadPool, (h, o) => h.ProtoActor.Skynet(o.N)),
                 new(Implementation.Akka, RunsOn.ThreadPool, (h, o) => h.Akka.Skynet(o.N)),
+                new(Implementation.ProtoActor, RunsOn.ThreadPool, (h, o) => h.ProtoActor.Skynet(o.N)),
             ]),
         new(
             "cacheaffinity",
@@ -111,8 +111,8 @@ internal static class Catalogue
             [
                 new(Implementation.GreenThreads, RunsOn.Scheduler, (h, o) => CacheAffinity.GreenThreads(h.Scheduler, ActorStates.For((int)o.Actors, o.State), (int)o.Accesses, o.M)),
                 new(Implementation.ThreadPool, RunsOn.ThreadPool, (_, o) => CacheAffinity.ThreadPool(ActorStates.For((int)o.Actors, o.State), (int)o.Accesses, o.M)),
-                new(Implementation.ProtoActor, RunsOn.ThreadPool, (h, o) => h.ProtoActor.CacheAffinity(ActorStates.For((int)o.Actors, o.State), (int)o.Accesses, o.M)),
                 new(Implementation.Akka, RunsOn.ThreadPool, (h, o) => h.Akka.CacheAffinity(ActorStates.For((int)o.Actors, o.State), (int)o.Accesses, o.M)),
+                new(Implementation.ProtoActor, RunsOn.ThreadPool, (h, o) => h.ProtoActor.CacheAffinity(ActorStates.For((int)o.Actors, o.State), (int)o.Accesses, o.M)),
             ]),
     ];
 }

@@ -55,17 +55,18 @@ public sealed class QuickRunnerTests
         Assert.Contains("WRONG (expected 10)", output, StringComparison.Ordinal);
     }
 
-    /// <summary>Implementations on the thread pool run in a process of their own whose pool has as many threads as a scheduler has workers.</summary>
+    /// <summary>Implementations on the thread pool (async/await and the actor libraries) run in a process of their own whose pool has as many threads as a scheduler has workers.</summary>
     [Theory]
     [InlineData(1)]
     [InlineData(2)]
     public void PoolImplementations_RunOnAPoolLimitedToTheWorkerCount(int workers)
     {
-        var (exitCode, output) = Execute(["run", "pingpong", "--m", "1001", "--workers", workers.ToString(System.Globalization.CultureInfo.InvariantCulture), "--runs", "1", "--warmup", "0", "--impl", "tasks", "--json"], Catalogue.All);
+        var (exitCode, output) = Execute(["run", "pingpong", "--m", "1001", "--workers", workers.ToString(System.Globalization.CultureInfo.InvariantCulture), "--runs", "1", "--warmup", "0", "--impl", "tasks,akka,protoactor", "--json"], Catalogue.All);
 
         Assert.Equal(0, exitCode);
         var runs = output.Split('\n', StringSplitOptions.RemoveEmptyEntries).Select(line => JsonDocument.Parse(line).RootElement).ToList();
-        Assert.Equal(2, runs.Count);
+        Assert.Equal(6, runs.Count);
+        Assert.Equal(["tasks", "akka", "protoactor"], runs.Where(r => r.GetProperty("run").GetString() == "median").Select(r => r.GetProperty("implementation").GetString()));
         Assert.All(runs, run => Assert.Equal(workers, run.GetProperty("workers").GetInt32()));
         Assert.All(runs, run => Assert.Equal(workers, run.GetProperty("pool_threads_max").GetInt32()));
         Assert.All(runs, run => Assert.True(run.GetProperty("ok").GetBoolean()));
@@ -80,7 +81,7 @@ public sealed class QuickRunnerTests
     [Fact]
     public void CacheAffinity_EveryPolicyAndThePool_EachPrintTheirRunsAndMedian()
     {
-        var (exitCode, output) = Execute(["run", "cacheaffinity", "--actors", "8", "--state", "4KB", "--accesses", "5", "--m", "2000", "--workers", "2", "--policy", "all", "--runs", "1", "--warmup", "0", "--json"], Catalogue.All);
+        var (exitCode, output) = Execute(["run", "cacheaffinity", "--actors", "8", "--state", "4KB", "--accesses", "5", "--m", "2000", "--workers", "2", "--policy", "all", "--runs", "1", "--warmup", "0", "--impl", "threaditerators,threadpool", "--json"], Catalogue.All);
 
         Assert.Equal(0, exitCode);
         var runs = output.Split('\n', StringSplitOptions.RemoveEmptyEntries).Select(line => JsonDocument.Parse(line).RootElement).ToList();
