@@ -1,3 +1,4 @@
+using System;
 using ThreadIterators.Benchmarks.Peers.AkkaNet;
 using ThreadIterators.Benchmarks.Workloads;
 
@@ -46,6 +47,19 @@ public sealed class AkkaWorkloadTests
         Assert.Equal(Skynet.Expected(1), peer.Skynet(1));
         Assert.Equal(Skynet.Expected(10), peer.Skynet(10));
         Assert.Equal(CacheAffinity.Expected(3), peer.CacheAffinity(ActorStates.For(8, 64), 2, 3));
+    }
+
+    /// <summary>Sizes for which no actor would ever give the answer are refused at once, rather than waited on for the run's timeout.</summary>
+    [Fact]
+    public void SizesThatCouldNotFinish_AreRefused()
+    {
+        using var peer = new AkkaPeer();
+        Assert.Throws<ArgumentOutOfRangeException>(() => peer.Skynet(5));
+        Assert.Throws<ArgumentOutOfRangeException>(() => peer.Skynet(0));
+        Assert.Throws<ArgumentOutOfRangeException>(() => peer.PingPong(0));
+        Assert.Throws<ArgumentOutOfRangeException>(() => peer.ThreadRing(-1));
+        Assert.Throws<ArgumentOutOfRangeException>(() => peer.CacheAffinity(ActorStates.For(4, 64), 2, 0));
+        Assert.Equal(Ring.Expected(3), peer.Ring(2, 3));
     }
 
     /// <summary>

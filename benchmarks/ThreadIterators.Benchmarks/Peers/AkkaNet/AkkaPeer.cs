@@ -72,86 +72,121 @@ internal sealed class AkkaPeer : IDisposable
     /// <paramref name="messages"/> numbered messages and a stop marker into the line's start.
     /// </summary>
     /// <returns>The messages the drain received in order.</returns>
-    public long Ring(int forwarders, int messages) => Run(nameof(Ring), 1, context =>
+    public long Ring(int forwarders, int messages)
     {
-        var next = context.ActorOf(RingDrain.Props);
-        for (var i = 0; i < forwarders; i++)
+        ArgumentOutOfRangeException.ThrowIfLessThan(forwarders, 1);
+        ArgumentOutOfRangeException.ThrowIfNegative(messages);
+        return Run(nameof(Ring), 1, context =>
         {
-            next = context.ActorOf(RingForwarder.Props(next));
-        }
+            var next = context.ActorOf(RingDrain.Props);
+            for (var i = 0; i < forwarders; i++)
+            {
+                next = context.ActorOf(RingForwarder.Props(next));
+            }
 
-        for (var i = 0; i < messages; i++)
-        {
-            next.Tell(new Token(i));
-        }
+            for (var i = 0; i < messages; i++)
+            {
+                next.Tell(new Token(i));
+            }
 
-        next.Tell(Token.Stop);
-    });
+            next.Tell(Token.Stop);
+        });
+    }
 
     /// <summary>ThreadRing: one token passed <paramref name="hops"/> times round 503 members.</summary>
     /// <returns>The id of the member that held the token last.</returns>
-    public long ThreadRing(long hops) => Run(nameof(ThreadRing), 1, context =>
+    public long ThreadRing(long hops)
     {
-        var ring = new IActorRef[Workloads.ThreadRing.Size];
-        for (var i = 0; i < ring.Length; i++)
+        // A negative token would be taken for the stop marker, and the round would end with no winner to report.
+        ArgumentOutOfRangeException.ThrowIfNegative(hops);
+        return Run(nameof(ThreadRing), 1, context =>
         {
-            ring[i] = context.ActorOf(ThreadRingMember.Props(ring, i));
-        }
+            var ring = new IActorRef[Workloads.ThreadRing.Size];
+            for (var i = 0; i < ring.Length; i++)
+            {
+                ring[i] = context.ActorOf(ThreadRingMember.Props(ring, i));
+            }
 
-        ring[0].Tell(new Token(hops));
-    });
+            ring[0].Tell(new Token(hops));
+        });
+    }
 
     /// <summary>ParallelThreadRing: 503 tokens at once round 503 members, the hops split equally among them.</summary>
     /// <returns>The hops made.</returns>
-    public long ParallelThreadRing(long hops) => Run(nameof(ParallelThreadRing), 1, context =>
+    public long ParallelThreadRing(long hops)
     {
-        var ring = new IActorRef[Workloads.ParallelThreadRing.Size];
-        var tally = new ParallelRingTally(ring.Length);
-        for (var i = 0; i < ring.Length; i++)
+        ArgumentOutOfRangeException.ThrowIfNegative(hops);
+        return Run(nameof(ParallelThreadRing), 1, context =>
         {
-            ring[i] = context.ActorOf(ParallelThreadRingMember.Props(ring, i, tally));
-        }
+            var ring = new IActorRef[Workloads.ParallelThreadRing.Size];
+            var tally = new ParallelRingTally(ring.Length);
+            for (var i = 0; i < ring.Length; i++)
+            {
+                ring[i] = context.ActorOf(ParallelThreadRingMember.Props(ring, i, tally));
+            }
 
-        foreach (var member in ring)
-        {
-            member.Tell(new Token(hops / ring.Length));
-        }
-    });
+            foreach (var member in ring)
+            {
+                member.Tell(new Token(hops / ring.Length));
+            }
+        });
+    }
 
     /// <summary>PingPong: two players bounce a counter <paramref name="messages"/> times, each answering with one less.</summary>
     /// <returns>The counter of the last ball.</returns>
-    public long PingPong(long messages) => Run(nameof(PingPong), 1, context =>
+    public long PingPong(long messages)
     {
-        var pong = context.ActorOf(PingPongPlayer.Props(null, (messages + 1) / 2, 0));
-        var ping = context.ActorOf(PingPongPlayer.Props(pong, messages / 2, messages));
-        ping.Tell(Start.Instance);
-    });
+        // With no message, no ball would carry 1.
+        ArgumentOutOfRangeException.ThrowIfLessThan(messages, 1);
+        return Run(nameof(PingPong), 1, context =>
+        {
+            var pong = context.ActorOf(PingPongPlayer.Props(null, (messages + 1) / 2, 0));
+            var ping = context.ActorOf(PingPongPlayer.Props(pong, messages / 2, messages));
+            ping.Tell(Start.Instance);
+        });
+    }
 
     /// <summary>CountingActor: a sender tells a counter <paramref name="messages"/> increments, then asks for the total.</summary>
     /// <returns>The counter's total.</returns>
-    public long CountingActor(long messages) => Run(nameof(CountingActor), 1, context =>
+    public long CountingActor(long messages)
     {
-        var counter = context.ActorOf(Counter.Props);
-        context.ActorOf(CountingSender.Props(counter, messages)).Tell(Start.Instance);
-    });
+        ArgumentOutOfRangeException.ThrowIfNegative(messages);
+        return Run(nameof(CountingActor), 1, context =>
+        {
+            var counter = context.ActorOf(Counter.Props);
+            context.ActorOf(CountingSender.Props(counter, messages)).Tell(Start.Instance);
+        });
+    }
 
     /// <summary>ProducerConsumer: two producers tell one consumer half the <paramref name="messages"/> each.</summary>
     /// <returns>The messages the consumer received in their producer's order.</returns>
-    public long ProducerConsumer(long messages) => Run(nameof(ProducerConsumer), 1, context =>
+    public long ProducerConsumer(long messages)
     {
         const int producers = 2;
+        ArgumentOutOfRangeException.ThrowIfNegative(messages);
         var each = messages / producers;
-        var consumer = context.ActorOf(Consumer.Props(producers, each));
-        for (var p = 0; p < producers; p++)
+        return Run(nameof(ProducerConsumer), 1, context =>
         {
-            context.ActorOf(Producer.Props(consumer, p, each)).Tell(Start.Instance);
-        }
-    });
+            var consumer = context.ActorOf(Consumer.Props(producers, each));
+            for (var p = 0; p < producers; p++)
+            {
+                context.ActorOf(Producer.Props(consumer, p, each)).Tell(Start.Instance);
+            }
+        });
+    }
 
-    /// <summary>Skynet: a tree of actors, ten children per node, down to <paramref name="leaves"/> leaves (a power of ten).</summary>
+    /// <summary>Skynet: a tree of actors, ten children per node, down to <paramref name="leaves"/> leaves.</summary>
     /// <returns>The sum of the leaves' ordinals.</returns>
-    public long Skynet(long leaves) => Run(nameof(Skynet), 1, context =>
-        context.ActorOf(SkynetNode.Props).Tell(new SkynetStart(0, leaves)));
+    public long Skynet(long leaves)
+    {
+        // Any other count would reach nodes of no leaves, which would create children without end.
+        if (!IsPowerOfTen(leaves))
+        {
+            throw new ArgumentOutOfRangeException(nameof(leaves), leaves, "Skynet's leaves must be a power of ten.");
+        }
+
+        return Run(nameof(Skynet), 1, context => context.ActorOf(SkynetNode.Props).Tell(new SkynetStart(0, leaves)));
+    }
 
     /// <summary>
     /// The cache-affinity experiment: one actor per state of <paramref name="actors"/>, one message starting at each
@@ -161,6 +196,9 @@ internal sealed class AkkaPeer : IDisposable
     public long CacheAffinity(ActorStates actors, int accesses, long messages)
     {
         ArgumentNullException.ThrowIfNull(actors);
+        ArgumentOutOfRangeException.ThrowIfNegative(accesses);
+
+        // With no message, none would retire, and the stop would never be sent.
         ArgumentOutOfRangeException.ThrowIfLessThan(messages, 1);
         var count = actors.Count;
         var tokens = (int)Math.Min(count, messages);
@@ -214,5 +252,15 @@ internal sealed class AkkaPeer : IDisposable
         }
 
         return outcome.Result.GetAwaiter().GetResult();
+    }
+
+    private static bool IsPowerOfTen(long value)
+    {
+        while (value >= 10 && value % 10 == 0)
+        {
+            value /= 10;
+        }
+
+        return value == 1;
     }
 }
