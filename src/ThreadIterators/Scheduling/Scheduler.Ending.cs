@@ -34,9 +34,11 @@ public sealed partial class Scheduler
         thread.AssertEnded(byDisposal: false);
         worker.Counters.CountEnd(ExitEvent.OutcomeOf(fault));
 
-        // A stop is no fault to report: whoever stopped the thread asked for its end.
+        // Out of the live count before anyone sees the end, so a joiner reads a count without it. This never brings
+        // the count to zero (the worker keeps credit; see GiveLiveCredit): that happens when the worker goes idle,
+        // after the end is told. A stop is no fault to report: whoever stopped the thread asked for its end.
+        worker.GiveLiveCredit();
         thread.Complete(fault, report: fault?.SourceException is not GreenThreadStoppedException);
-        ThreadEnded();
     }
 
     /// <summary>Disposes a thread left live when the workers stopped. Disposing thread only, after the workers have stopped.</summary>
@@ -69,9 +71,20 @@ public sealed partial class Scheduler
         ThreadEnded();
     }
 
-    private void ThreadEnded()
+    /// <summary>Accounts for a thread that ended off the workers: a failed spawn, or one the disposal stopped.</summary>
+    private void ThreadEnded() => LiveDropped(Interlocked.Decrement(ref _counters.Live));
+
+    /// <summary>
+    /// Moves live-count credit to a worker (<paramref name="taken"/> above zero) or back from it (see
+    /// <see cref="Worker.TakeLiveCredit"/>): when it spawns with none left, when it holds too much, when it goes idle
+    /// and when it stops. The count reaches zero only here or in <see cref="ThreadEnded"/>.
+    /// </summary>
+    internal void AddLive(long taken) => LiveDropped(Interlocked.Add(ref _counters.Live, taken));
+
+    /// <summary>Wakes <see cref="WaitForAll(TimeSpan)"/> and completes <see cref="WhenAll"/> if the count has just reached zero.</summary>
+    private void LiveDropped(long live)
     {
-        if (Interlocked.Decrement(ref _counters.Live) != 0)
+        if (live != 0)
         {
             return;
         }

@@ -120,7 +120,7 @@ public sealed partial class Scheduler
 
         foreach (var worker in Workers)
         {
-            if (worker.Queue.Count > 0 || worker.HasInbound)
+            if (worker.Queue.Count > 0 || worker.Spawns.Count > 0 || worker.HasInbound)
             {
                 return true;
             }

@@ -190,7 +190,28 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
     public int WorkerCount => Workers.Length;
 
     /// <summary>Gets the number of green threads spawned that have not ended yet.</summary>
-    public long LiveThreadCount => Interlocked.Read(ref _counters.Live);
+    /// <remarks>Exact while no thread is spawned or ends; a thread spawning or ending meanwhile may or may not be counted.</remarks>
+    public long LiveThreadCount
+    {
+        get
+        {
+            // The count less the credit the workers hold (see Worker.TakeLiveCredit). Reading the credits on both
+            // sides of the count, and waiting out a credit on its way between a worker and the count, leaves out a
+            // reading torn by a worker moving credit.
+            var spin = default(SpinWait);
+            while (true)
+            {
+                var before = WorkerLiveCredit();
+                var live = Interlocked.Read(ref _counters.Live);
+                if (before != Worker.CreditMoving && WorkerLiveCredit() == before)
+                {
+                    return Math.Max(0, live - before);
+                }
+
+                spin.SpinOnce();
+            }
+        }
+    }
 
     /// <summary>Gets where all of this scheduler's time comes from (<see cref="SchedulerOptions.TimeProvider"/>).</summary>
     internal TimeProvider TimeProvider { get; }
@@ -239,13 +260,14 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
         var id = own?.NextThreadId() ?? Interlocked.Increment(ref _counters.LastId);
         var home = _workStealing is { } workStealing ? workStealing.HomeOf(id, own) : Placement.HomeOf(id, own);
         var thread = new GreenThread(this, body.GetEnumerator(), id, home, name);
-        Interlocked.Increment(ref _counters.Live);
         if (own is not null)
         {
+            own.TakeLiveCredit();
             own.Counters.Spawned++;
         }
         else
         {
+            Interlocked.Increment(ref _counters.Live);
             Interlocked.Increment(ref Counts.Spawned);
         }
 
@@ -438,6 +460,7 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
         foreach (var worker in Workers)
         {
             worker.Join();
+            worker.ReturnAllLiveCredit();
         }
 
         _watchdog.Dispose();
@@ -497,6 +520,24 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
 
     /// <summary>Gets the live thread with this id, or null if it has ended; a search (<see cref="ThreadRegistry.Find"/>).</summary>
     internal GreenThread? FindLive(long id) => _registry.Find(id);
+
+    /// <summary>The live-count credit all workers hold, or <see cref="Worker.CreditMoving"/> while one moves.</summary>
+    private long WorkerLiveCredit()
+    {
+        long credit = 0;
+        foreach (var worker in Workers)
+        {
+            var held = worker.LiveCredit;
+            if (held == Worker.CreditMoving)
+            {
+                return Worker.CreditMoving;
+            }
+
+            credit += held;
+        }
+
+        return credit;
+    }
 
     /// <summary>Reserves <paramref name="count"/> thread ids for a worker and returns the last of them.</summary>
     internal long ReserveIds(int count) => Interlocked.Add(ref _counters.LastId, count);

@@ -195,7 +195,7 @@ internal sealed class Watchdog : IDisposable
                 Interlocked.Increment(ref _scheduler.Counts.Steals);
                 _scheduler.Inject(thread, wake: true);
             }
-            else if (worker.Queue.Count != 0 || worker.HasInbound)
+            else if (worker.Queue.Count != 0 || worker.Spawns.Count > 0 || worker.HasInbound)
             {
                 // Its queued threads can be stolen; make sure somebody is awake to do it.
                 _scheduler.WakeIdleWorker();

@@ -91,6 +91,10 @@ internal sealed partial class Worker
     /// </summary>
     private GreenThread? Idle()
     {
+        // Nothing to run here: what this worker holds of the live count goes back, so the count can reach zero
+        // (see TakeLiveCredit).
+        ReturnAllLiveCredit();
+
         // The steps are IdleWorkers' park protocol.
         GreenThread? thread;
         if (_pins)
@@ -115,7 +119,7 @@ internal sealed partial class Worker
         // it wakes this or another worker.
         _parker.Reset();
         Scheduler.Idle.List(this);
-        if ((thread = Queue.Pop() ?? TakeInbound() ?? Scheduler.TakeInjected() ?? Scheduler.TakeOverflowed() ?? Steal()) is not null || Scheduler.IsStopping)
+        if ((thread = Queue.Pop() ?? Spawns.TryPop() ?? TakeInbound() ?? Scheduler.TakeInjected() ?? Scheduler.TakeOverflowed() ?? Steal()) is not null || Scheduler.IsStopping)
         {
             Scheduler.Idle.Unlist(this);
             return thread;
@@ -170,7 +174,7 @@ internal sealed partial class Worker
         for (var i = 0; i < count; i++)
         {
             var victim = workers[(start + i) % count];
-            if (victim != this && (victim.Queue.StealInto(Queue) ?? victim.TakeInbound()) is { } thread)
+            if (victim != this && (victim.Queue.StealInto(Queue) ?? victim.Spawns.TrySteal() ?? victim.TakeInbound()) is { } thread)
             {
                 Counters.Steals++;
                 return thread;

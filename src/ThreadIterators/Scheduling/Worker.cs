@@ -35,6 +35,12 @@ internal sealed partial class Worker
     internal const int RunNextCap = 16;
 
     /// <summary>
+    /// Most consecutive turns taken from <see cref="Spawns"/> before the local queue gets one, so threads that keep
+    /// spawning cannot starve the woken and yielding threads queued behind them. Guessed.
+    /// </summary>
+    internal const int SpawnCap = 32;
+
+    /// <summary>
     /// Sends in one turn after which the turn counts as long: the run-next thread, which no other worker can steal,
     /// moves to the stealable queue, and further wake-ups of the turn go there too. Without it a thread that floods a
     /// mailbox without yielding would keep the receiver it woke from running on an idle worker until the flood ended,
@@ -106,6 +112,9 @@ internal sealed partial class Worker
 
     /// <summary>Consecutive turns taken from <see cref="_runNext"/>.</summary>
     private int _runNextStreak;
+
+    /// <summary>Consecutive turns taken from <see cref="Spawns"/>.</summary>
+    private int _spawnStreak;
 
     /// <summary>
     /// The value of <see cref="WorkerCounters.Sent"/> at which the running turn becomes long: its value when the turn
@@ -183,6 +192,9 @@ internal sealed partial class Worker
     /// <summary>Gets the worker's queue of runnable threads.</summary>
     internal LocalRunQueue Queue { get; } = new();
 
+    /// <summary>Gets the threads this worker spawned and has not run yet, newest first for it, oldest first for thieves.</summary>
+    internal SpawnDeque Spawns { get; } = new();
+
     /// <summary>Gets this worker's context; also its OS thread's <see cref="OsThreadContext.Current"/>.</summary>
     internal OsThreadContext Context { get; }
 
@@ -249,6 +261,30 @@ internal sealed partial class Worker
         if (displaced is not null)
         {
             PushLocal(displaced);
+        }
+    }
+
+    /// <summary>
+    /// Keeps a thread this worker spawned in <see cref="Spawns"/>, where it runs before older work (depth first) and
+    /// an idle worker may steal it. A full deque moves its older half to the local queue first.
+    /// </summary>
+    internal void PushSpawned(GreenThread thread)
+    {
+        if (!Spawns.TryPush(thread))
+        {
+            for (var i = 0; i < SpawnDeque.Capacity / 2 && Spawns.TrySteal() is { } oldest; i++)
+            {
+                Queue.Push(oldest, this);
+            }
+
+            Spawns.TryPush(thread);
+        }
+
+        if (_steals)
+        {
+            // Store-load fence: the push must be visible before the idle count is read (the park/wake protocol).
+            Interlocked.MemoryBarrier();
+            Scheduler.WakeIdleWorker();
         }
     }
 
@@ -362,7 +398,13 @@ internal sealed partial class Worker
         }
 
         _runNextStreak = 0;
-        return Queue.Pop() ?? TakeInbound() ?? TakeInjectedBatch() ?? Scheduler.TakeOverflowed();
+        if (Spawns.Count > 0 && (++_spawnStreak <= SpawnCap || Queue.Count == 0) && Spawns.TryPop() is { } spawned)
+        {
+            return spawned;
+        }
+
+        _spawnStreak = 0;
+        return Queue.Pop() ?? Spawns.TryPop() ?? TakeInbound() ?? TakeInjectedBatch() ?? Scheduler.TakeOverflowed();
     }
 
     /// <summary>

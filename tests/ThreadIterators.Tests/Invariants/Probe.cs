@@ -102,7 +102,7 @@ internal static class Probe
         var count = SchedulerFields.Inject(scheduler).Count + SchedulerFields.Overflow(scheduler).Count;
         foreach (var worker in scheduler.Workers)
         {
-            count += worker.Queue.Count + WorkerFields.Inbound(worker).Count + (WorkerFields.RunNext(worker) is null ? 0 : 1);
+            count += worker.Queue.Count + worker.Spawns.Count + WorkerFields.Inbound(worker).Count + (WorkerFields.RunNext(worker) is null ? 0 : 1);
         }
 
         return count;

@@ -2,9 +2,10 @@ namespace ThreadIterators;
 
 /// <summary>
 /// <see cref="SchedulingPolicy.WorkStealing"/>, the default: a thread is queued on the worker that makes it ready (a
-/// woken one in the run-next slot, so the hop stays in cache; one woken by a waker that goes on running, or spawned,
-/// in the stealable local queue); from other OS threads it goes to the inject queue. Idle workers steal; a full local
-/// queue overflows to the scheduler's overflow queue. Threads have no home.
+/// woken one in the run-next slot, so the hop stays in cache; one woken by a waker that goes on running in the
+/// stealable local queue; a spawned one in the worker's spawn deque, newest first, so trees of spawns unfold depth
+/// first); from other OS threads it goes to the inject queue. Idle workers steal; a full local queue overflows to the
+/// scheduler's overflow queue. Threads have no home.
 /// </summary>
 /// <remarks>Any thread, as <see cref="IPlacementPolicy"/> says; it holds no state of its own.</remarks>
 internal sealed class WorkStealingPolicy(Scheduler scheduler) : IPlacementPolicy
@@ -23,7 +24,7 @@ internal sealed class WorkStealingPolicy(Scheduler scheduler) : IPlacementPolicy
         }
         else
         {
-            spawner.PushLocal(thread);
+            spawner.PushSpawned(thread);
         }
     }
 
@@ -39,7 +40,17 @@ internal sealed class WorkStealingPolicy(Scheduler scheduler) : IPlacementPolicy
         }
     }
 
-    public void WokenAlongside(GreenThread thread, Worker? waker) => Spawned(thread, waker);
+    public void WokenAlongside(GreenThread thread, Worker? waker)
+    {
+        if (waker is null)
+        {
+            scheduler.Inject(thread, wake: true);
+        }
+        else
+        {
+            waker.PushLocal(thread);
+        }
+    }
 
     public void Yielded(GreenThread thread, Worker worker) => worker.PushLocal(thread);
 
