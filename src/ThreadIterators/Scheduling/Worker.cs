@@ -277,7 +277,11 @@ internal sealed partial class Worker
                 Queue.Push(oldest, this);
             }
 
-            Spawns.TryPush(thread);
+            if (!Spawns.TryPush(thread))
+            {
+                // Cannot happen (the deque just lost half its threads), but a spawn must never be dropped.
+                Queue.Push(thread, this);
+            }
         }
 
         if (_steals)
