@@ -63,12 +63,20 @@ internal static class ChartFile
                 continue;
             }
 
-            var line = plot.Add.Scatter(points.Select(p => p.X).ToArray(), points.Select(p => p.Y).ToArray());
-            line.LegendText = series.Label;
-            line.Color = ScottPlot.Color.FromHex(series.Color);
-            line.LineWidth = 2;
-            line.MarkerSize = 8;
-            line.MarkerShape = series.Marker ? MarkerShape.FilledCircle : MarkerShape.FilledSquare;
+            if (panel.Categories is null)
+            {
+                var line = plot.Add.Scatter(points.Select(p => p.X).ToArray(), points.Select(p => p.Y).ToArray());
+                line.LegendText = series.Label;
+                line.Color = ScottPlot.Color.FromHex(series.Color);
+                line.LineWidth = 2;
+                line.MarkerSize = 8;
+                line.MarkerShape = series.Marker ? MarkerShape.FilledCircle : MarkerShape.FilledSquare;
+            }
+            else
+            {
+                AddBars(plot, panel, series, points);
+            }
+
             xs.AddRange(points.Select(p => p.X));
             ys.AddRange(points.Select(p => p.Y));
         }
@@ -88,7 +96,13 @@ internal static class ChartFile
             ys.Add(Scale(level.Y, panel.LogYBase));
         }
 
-        if (panel.LogXBase != 0)
+        if (panel.Categories is { } categories)
+        {
+            plot.Axes.Bottom.TickGenerator = new ScottPlot.TickGenerators.NumericManual(
+                Enumerable.Range(0, categories.Count).Select(i => (double)i).ToArray(), [.. categories]);
+            plot.Axes.SetLimitsX(-0.6, categories.Count - 0.4);
+        }
+        else if (panel.LogXBase != 0)
         {
             plot.Axes.Bottom.TickGenerator = LogTicks(xs.Min(), xs.Max(), panel.LogXBase);
         }
@@ -106,6 +120,27 @@ internal static class ChartFile
         plot.ShowLegend(Alignment.UpperLeft);
         plot.Legend.FontSize = 12;
         return plot;
+    }
+
+    /// <summary>
+    /// Draws one series of a bar chart: its bar in each group, side by side with the other series' bars in the order
+    /// of the panel's series, together 80% of a group's width.
+    /// </summary>
+    private static void AddBars(Plot plot, ChartPanel panel, ChartSeries series, (double X, double Y)[] points)
+    {
+        var index = panel.Series.ToList().IndexOf(series);
+        var width = 0.8 / panel.Series.Count;
+        var color = ScottPlot.Color.FromHex(series.Color);
+        var bars = points.Select(p => new Bar
+        {
+            Position = p.X - 0.4 + (width * (index + 0.5)),
+            Value = p.Y,
+            Size = width * 0.9,
+            FillColor = color,
+            LineWidth = 0,
+        }).ToArray();
+        var plotted = plot.Add.Bars(bars);
+        plotted.LegendText = series.Label;
     }
 
     private static double Scale(double value, double logBase) => logBase == 0 ? value : Math.Log(value, logBase);

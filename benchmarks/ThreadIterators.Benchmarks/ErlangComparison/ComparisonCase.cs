@@ -10,9 +10,16 @@ namespace ThreadIterators.Benchmarks.ErlangComparison;
 /// <summary>One configuration both sides run with the same sizes on the same number of OS threads.</summary>
 /// <param name="Workload">The quick runner's workload name, or <c>footprint</c>.</param>
 /// <param name="Sizes">The sizes, passed to both sides as <c>--n</c>, <c>--m</c>, <c>--hops</c>.</param>
-/// <param name="Workers">Scheduler workers on our side, <c>+S W:W</c> on Erlang's.</param>
-internal sealed record ComparisonCase(string Workload, RunOptions Sizes, int Workers)
+/// <param name="Workers">Scheduler workers on our side, <c>+S W:W</c> on Erlang's; pool threads for the .NET peers.</param>
+/// <param name="WithPeers">Whether the .NET peers (<see cref="Peers"/>) run the case too.</param>
+internal sealed record ComparisonCase(string Workload, RunOptions Sizes, int Workers, bool WithPeers = false)
 {
+    /// <summary>
+    /// Gets the .NET implementations the scaling table sets beside both sides: the async/await with channels baseline
+    /// and the two actor libraries, each in a process whose thread pool has as many threads as the case's OS threads.
+    /// </summary>
+    public static IReadOnlyList<string> Peers { get; } = [Implementation.Tasks, Implementation.Akka, Implementation.ProtoActor];
+
     /// <summary>The name of the memory measurement, which is not a message workload.</summary>
     public const string Footprint = "footprint";
 
@@ -37,12 +44,15 @@ internal sealed record ComparisonCase(string Workload, RunOptions Sizes, int Wor
     public string Label => $"{Workload} {Parameters}";
 
     /// <summary>Gets the arguments of the quick runner (or the footprint command) for <paramref name="runs"/> measured runs.</summary>
-    public IReadOnlyList<string> OurArguments(int runs)
+    public IReadOnlyList<string> OurArguments(int runs) => Arguments(Implementation.GreenThreads, runs);
+
+    /// <summary>Gets the quick runner's arguments for <paramref name="runs"/> measured runs of <paramref name="implementation"/>.</summary>
+    public IReadOnlyList<string> Arguments(string implementation, int runs)
     {
         var workers = Workers.ToString(CultureInfo.InvariantCulture);
         return Workload == Footprint
             ? ["footprint", .. SizeArguments, "--workers", workers]
-            : ["run", Workload, .. SizeArguments, "--workers", workers, "--impl", Implementation.GreenThreads, "--runs", runs.ToString(CultureInfo.InvariantCulture), "--json"];
+            : ["run", Workload, .. SizeArguments, "--workers", workers, "--impl", implementation, "--runs", runs.ToString(CultureInfo.InvariantCulture), "--json"];
     }
 
     /// <summary>Gets the Erlang driver's arguments (after <c>-run bench main</c>) for <paramref name="runs"/> measured runs.</summary>

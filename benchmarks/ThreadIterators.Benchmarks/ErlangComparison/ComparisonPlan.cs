@@ -7,7 +7,9 @@ namespace ThreadIterators.Benchmarks.ErlangComparison;
 /// <summary>
 /// What the comparison runs: the seed's ring grid (M = 1000, N = 64 .. 262144), the other workloads at sizes where
 /// one Erlang run takes about a second or two, and the parked-thread footprint at 262,144 and 1,000,000 threads,
-/// each on 1 and 2 OS threads (the footprint on 2).
+/// each on 1 and 2 OS threads (the footprint on 2). The .NET peers run every workload but the footprint, the ring
+/// at one size of the grid: enough for the scaling table without the hours the slowest of them would need for the
+/// whole grid.
 /// </summary>
 internal static class ComparisonPlan
 {
@@ -18,6 +20,7 @@ internal static class ComparisonPlan
     public static IReadOnlyList<ComparisonCase> Full() => Build(
         ringSizes: Enumerable.Range(0, 13).Select(k => 64L << k),
         ringMessages: 1000,
+        peerRing: 4096,
         workloads:
         [
             ("threadring", new RunOptions(0, 0, 10_000_000)),
@@ -33,6 +36,7 @@ internal static class ComparisonPlan
     public static IReadOnlyList<ComparisonCase> Quick() => Build(
         ringSizes: [64, 128, 256],
         ringMessages: 100,
+        peerRing: 128,
         workloads:
         [
             ("threadring", new RunOptions(0, 0, 10_000)),
@@ -44,17 +48,17 @@ internal static class ComparisonPlan
         ],
         footprints: [1_000, 4_000]);
 
-    private static List<ComparisonCase> Build(IEnumerable<long> ringSizes, long ringMessages, (string Name, RunOptions Sizes)[] workloads, long[] footprints)
+    private static List<ComparisonCase> Build(IEnumerable<long> ringSizes, long ringMessages, long peerRing, (string Name, RunOptions Sizes)[] workloads, long[] footprints)
     {
         var cases = new List<ComparisonCase>();
         foreach (var n in ringSizes)
         {
-            cases.AddRange(Workers.Select(w => new ComparisonCase("ring", new RunOptions(n, ringMessages, 0), w)));
+            cases.AddRange(Workers.Select(w => new ComparisonCase("ring", new RunOptions(n, ringMessages, 0), w, WithPeers: n == peerRing)));
         }
 
         foreach (var (name, sizes) in workloads)
         {
-            cases.AddRange(Workers.Select(w => new ComparisonCase(name, sizes, w)));
+            cases.AddRange(Workers.Select(w => new ComparisonCase(name, sizes, w, WithPeers: true)));
         }
 
         cases.AddRange(footprints.Select(n => new ComparisonCase(ComparisonCase.Footprint, new RunOptions(n, 0, 0), 2)));

@@ -13,8 +13,9 @@ namespace ThreadIterators.Benchmarks.ErlangComparison;
 /// <c>compare [--runs R] [--quick] [--out DIR]</c>: the same workloads with the same sizes on the same number of OS
 /// threads, ThreadIterators against Erlang, on this machine. Each side runs each case in a fresh process (a .NET
 /// process or an Erlang VM), and the sides alternate, swapping which goes first from one workload size to the
-/// next, so drift on a shared machine hits both alike. Writes <c>erlang-comparison.md</c> and the ring chart into
-/// DIR (default: the repository's <c>docs</c>).
+/// next, so drift on a shared machine hits both alike. Writes <c>erlang-comparison.md</c> and its charts into
+/// DIR (default: the repository's <c>docs</c>). The cases marked for it also run the .NET peers (tasks, Akka.NET,
+/// Proto.Actor) on 1 and 2 pool threads, for the scaling table and chart.
 /// </summary>
 internal static class ErlangCommand
 {
@@ -83,46 +84,59 @@ internal static class ErlangCommand
                 var first = oursFirst ? RunOurs(result, runsPerBatch) : RunErlang(result, erlang, runsPerBatch);
                 var second = oursFirst ? RunErlang(result, erlang, runsPerBatch) : RunOurs(result, runsPerBatch);
                 var (ours, theirs) = oursFirst ? (first, second) : (second, first);
-                Progress($"[{index + 1}/{plan.Count}] {result.Case.Label}, {result.Case.Workers} OS thread(s){(batches > 1 ? $", round {batch + 1}/{batches}" : string.Empty)}: threaditerators {Show(result.Case, ours)}, erlang {Show(result.Case, theirs)}");
+                var peers = result.Case.WithPeers
+                    ? string.Concat(ComparisonCase.Peers.Select(peer => $", {peer} {Show(result.Case, RunPeer(result, peer, runsPerBatch))}"))
+                    : string.Empty;
+                Progress($"[{index + 1}/{plan.Count}] {result.Case.Label}, {result.Case.Workers} OS thread(s){(batches > 1 ? $", round {batch + 1}/{batches}" : string.Empty)}: threaditerators {Show(result.Case, ours)}, erlang {Show(result.Case, theirs)}{peers}");
             }
 
-            foreach (var failure in result.Failures)
+            foreach (var failure in result.Failures.Concat(result.PeerFailures))
             {
                 Progress($"    FAILED: {failure}");
             }
         }
 
-        // The chart is drawn first so the report can say whether it was; a failed chart must not cost the report.
+        // The charts are drawn first so the report can say whether they were; a failed chart must not cost the report.
         Directory.CreateDirectory(output);
-        string chart;
-        var chartDrawn = true;
-        try
-        {
-            chart = Path.GetFileName(RingChart.Write(results, output));
-        }
-        catch (InvalidOperationException e)
-        {
-            chart = $"no chart: {e.Message.ReplaceLineEndings(" ")}";
-            chartDrawn = false;
-            Progress(chart);
-        }
+        var scaling = ScalingRow.From(results);
+        var ringChart = TryChart(() => RingChart.Write(results, output));
+        var scalingChart = scaling.Count == 0 ? null : TryChart(() => ScalingChart.Write(scaling, output));
+        var chartsDrawn = ringChart is not null && (scaling.Count == 0 || scalingChart is not null);
 
         var report = Path.Combine(output, "erlang-comparison.md");
-        File.WriteAllText(report, ReportWriter.Write(results, erlang.Version, runs, quick, chartDrawn ? chart : null, total.Elapsed));
-        Progress($"wrote {report}{(chartDrawn ? $" and {chart}" : string.Empty)} in {total.Elapsed.TotalMinutes:F1} minutes");
+        File.WriteAllText(report, ReportWriter.Write(results, erlang.Version, runs, quick, ringChart, scalingChart, total.Elapsed));
+        Progress($"wrote {report}{(ringChart is null ? string.Empty : $", {ringChart}")}{(scalingChart is null ? string.Empty : $", {scalingChart}")} in {total.Elapsed.TotalMinutes:F1} minutes");
 
-        var failed = results.Sum(r => r.Failures.Count);
-        if (failed > 0 || !chartDrawn)
+        var failed = results.Sum(r => r.Failures.Count + r.PeerFailures.Count);
+        if (failed > 0 || !chartsDrawn)
         {
-            Console.Error.WriteLine($"{failed} run(s) failed{(chartDrawn ? string.Empty : " and the chart was not drawn")}; the report marks their cases.");
+            Console.Error.WriteLine($"{failed} run(s) failed{(chartsDrawn ? string.Empty : " and a chart was not drawn")}; the report marks their cases.");
             return 1;
         }
 
         return 0;
     }
 
+    /// <summary>Draws a chart and returns its file name, or null (saying why) if it could not be drawn.</summary>
+    private static string? TryChart(Func<string> draw)
+    {
+        try
+        {
+            return Path.GetFileName(draw());
+        }
+        catch (InvalidOperationException e)
+        {
+            Progress($"no chart: {e.Message.ReplaceLineEndings(" ")}");
+            return null;
+        }
+    }
+
     private static List<RunRecord> RunOurs(CaseResult result, int runs) =>
         Record(result, result.Ours, Implementation.GreenThreads, runs, () => ChildProcess.RunSelf(result.Case.OurArguments(runs), RunTimeout));
+
+    /// <summary>Runs a .NET peer through the quick runner, which starts it in a process whose pool has the case's thread count.</summary>
+    private static List<RunRecord> RunPeer(CaseResult result, string peer, int runs) =>
+        Record(result, result.RunsOf(peer), peer, runs, () => ChildProcess.RunSelf(result.Case.Arguments(peer, runs), RunTimeout));
 
     private static List<RunRecord> RunErlang(CaseResult result, ErlangRuntime erlang, int runs) =>
         Record(result, result.Erlang, "erlang", runs, () => erlang.Run(result.Case, runs, RunTimeout));
@@ -136,7 +150,7 @@ internal static class ErlangCommand
         }
         catch (TimeoutException e)
         {
-            result.Failures.Add($"{side}: {e.Message}");
+            result.Fail(side, $": {e.Message}");
             return [];
         }
     }
@@ -151,7 +165,7 @@ internal static class ErlangCommand
         var lines = outcome.Lines.Where(l => l.StartsWith('{') && !l.Contains("\"run\":\"median\"", StringComparison.Ordinal)).ToList();
         if (outcome.ExitCode != 0 || lines.Count != runs)
         {
-            result.Failures.Add($"{side} exited with code {outcome.ExitCode} after {lines.Count} of {runs} run(s): {outcome.Error.Trim()} {string.Join(' ', outcome.Lines).Trim()}");
+            result.Fail(side, $" exited with code {outcome.ExitCode} after {lines.Count} of {runs} run(s): {outcome.Error.Trim()} {string.Join(' ', outcome.Lines).Trim()}");
             return [];
         }
 
@@ -165,14 +179,14 @@ internal static class ErlangCommand
             }
             catch (Exception e) when (e is JsonException or KeyNotFoundException or InvalidOperationException)
             {
-                result.Failures.Add($"{side}: unreadable run ({e.Message}): {line}");
+                result.Fail(side, $": unreadable run ({e.Message}): {line}");
                 continue;
             }
 
             if (!record.Ok || record.Implementation != side || record.Workload != result.Case.Workload
                 || record.Workers != result.Case.Workers || record.Parameters != result.Case.Parameters)
             {
-                result.Failures.Add($"{side}: wrong result or a run of something else (expected {result.Case.Workload} {result.Case.Parameters} on {result.Case.Workers} OS threads): {line}");
+                result.Fail(side, $": wrong result or a run of something else (expected {result.Case.Workload} {result.Case.Parameters} on {result.Case.Workers} OS threads): {line}");
                 continue;
             }
 

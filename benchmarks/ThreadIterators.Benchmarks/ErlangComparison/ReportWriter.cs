@@ -4,14 +4,22 @@ using System.Globalization;
 using System.Linq;
 using System.Runtime.InteropServices;
 using System.Text;
+using ThreadIterators.Benchmarks.QuickRunner;
 
 namespace ThreadIterators.Benchmarks.ErlangComparison;
 
 /// <summary>Renders the comparison as <c>docs/erlang-comparison.md</c>: machine, versions, commands, verdicts and tables.</summary>
 internal static class ReportWriter
 {
-    /// <param name="chart">The chart's file name, or null if it could not be drawn.</param>
-    public static string Write(IReadOnlyList<CaseResult> results, string erlangVersion, int runs, bool quick, string? chart, TimeSpan elapsed)
+    /// <summary>The speed-up from 1 to 2 OS threads below which a workload counts as slower on 2: 5% for noise.</summary>
+    private const double NoSlower = 0.95;
+
+    /// <summary>The workloads on which the peers' target asks for 5x rather than just faster.</summary>
+    private static readonly HashSet<string> HopWorkloads = ["threadring", "pingpong", "skynet"];
+
+    /// <param name="chart">The ring chart's file name, or null if it could not be drawn.</param>
+    /// <param name="scalingChart">The scaling chart's file name, or null if it could not be drawn or no case ran the peers.</param>
+    public static string Write(IReadOnlyList<CaseResult> results, string erlangVersion, int runs, bool quick, string? chart, string? scalingChart, TimeSpan elapsed)
     {
         var text = new StringBuilder();
         Line(text, "# ThreadIterators against Erlang");
@@ -32,10 +40,13 @@ internal static class ReportWriter
         Line(text, $"- System: {MachineInfo.OperatingSystem}");
         Line(text, $"- .NET: {RuntimeInformation.FrameworkDescription}, Release build, workstation non-concurrent GC, tiered PGO");
         Line(text, $"- Erlang: {erlangVersion}{(MachineInfo.DebianPackageVersion("erlang-nox") is { } package ? $" (Debian erlang-nox {package})" : string.Empty)}, default VM flags except `+S` and `+P`");
+        Line(text, $"- .NET peers: Akka.NET {Version(typeof(Akka.Actor.ActorSystem))}, Proto.Actor {Version(typeof(Proto.ActorSystem))}, and the async/await with channels baseline (tasks); each in a process whose thread pool is limited to the case's OS threads (docs/benchmarks.md gives their settings)");
         Line(text, $"- Runs: {runs} per side per case");
         Line(text);
 
-        WriteTargets(text, results);
+        var scaling = ScalingRow.From(results);
+        WriteTargets(text, results, scaling);
+        WriteScaling(text, scaling, scalingChart);
         WriteRing(text, results, chart);
         WriteWorkloads(text, results);
         WriteFootprint(text, results);
@@ -44,7 +55,7 @@ internal static class ReportWriter
         return text.ToString();
     }
 
-    private static void WriteTargets(StringBuilder text, IReadOnlyList<CaseResult> results)
+    private static void WriteTargets(StringBuilder text, IReadOnlyList<CaseResult> results, List<ScalingRow> scaling)
     {
         Line(text, "## Targets");
         Line(text);
@@ -57,7 +68,77 @@ internal static class ReportWriter
         Target(text, "PingPong: at least 6x faster", results.Where(r => r.Case.Workload == "pingpong").ToList(), 6, worst: false);
         Target(text, "Skynet: at least 10x faster", results.Where(r => r.Case.Workload == "skynet").ToList(), 10, worst: false);
         Target(text, "Memory per parked thread: at most a tenth of Erlang's", results.Where(r => r.Case.Workload == ComparisonCase.Footprint).ToList(), 10, worst: false);
+        if (scaling.Count > 0)
+        {
+            var slower = scaling.Where(row => !(row.Speedup(Implementation.GreenThreads) >= NoSlower)).ToList();
+            var lowest = scaling.MinBy(row => row.Speedup(Implementation.GreenThreads))!;
+            Line(text, string.Create(CultureInfo.InvariantCulture, $"| ThreadIterators: no workload slower on 2 OS threads than on 1 (speed-up at least {NoSlower}, 5% for noise) | lowest {Speed(lowest.Speedup(Implementation.GreenThreads))} ({lowest.Workload}) | {(slower.Count == 0 ? "**met**" : $"**missed** ({string.Join(", ", slower.Select(row => $"{row.Workload} {Speed(row.Speedup(Implementation.GreenThreads))}"))})")} |"));
+            foreach (var (peer, display) in ScalingRow.Implementations.Where(i => i.Name is Implementation.Akka or Implementation.ProtoActor))
+            {
+                var ratios = scaling.SelectMany(row => new[] { (row, Workers: 1, Ratio: row.OneMs(peer) / row.OneMs(Implementation.GreenThreads)), (row, Workers: 2, Ratio: row.TwoMs(peer) / row.TwoMs(Implementation.GreenThreads)) }).ToList();
+                var behind = ratios.Where(r => !(r.Ratio >= (HopWorkloads.Contains(r.row.Workload) ? 5 : 1))).ToList();
+                var least = ratios.Where(r => !double.IsNaN(r.Ratio)).MinBy(r => r.Ratio);
+                var measured = least.row is null ? "no complete case" : string.Create(CultureInfo.InvariantCulture, $"lowest {least.Ratio:F1}x ({least.row.Workload}, {Threads(least.Workers)})");
+                Line(text, string.Create(CultureInfo.InvariantCulture, $"| Faster than {display} on every workload, on 1 and 2 OS threads; at least 5x on ThreadRing, PingPong and Skynet | {measured} | {(behind.Count == 0 ? "**met**" : $"**missed** ({string.Join(", ", behind.Select(r => double.IsNaN(r.Ratio) ? $"{r.row.Workload} {Threads(r.Workers)} failed" : string.Create(CultureInfo.InvariantCulture, $"{r.row.Workload} {Threads(r.Workers)} {r.Ratio:F1}x")))})")} |"));
+            }
+        }
+
         Line(text);
+    }
+
+    private static string Speed(double speedup) => string.Create(CultureInfo.InvariantCulture, $"{speedup:F2}x");
+
+    private static string Version(Type type) => type.Assembly.GetName().Version?.ToString(3) ?? "?";
+
+    private static void WriteScaling(StringBuilder text, List<ScalingRow> rows, string? chart)
+    {
+        if (rows.Count == 0)
+        {
+            return;
+        }
+
+        Line(text, "## Scaling from 1 to 2 OS threads");
+        Line(text);
+        Line(text, "Every workload on 1 and on 2 OS threads: ThreadIterators with that many workers, Erlang with that many schedulers (`+S`), and the .NET peers each in a process whose thread pool has that many threads. A cell is the speed-up, time on 1 over time on 2 (above 1: faster on 2), and the two medians in milliseconds.");
+        Line(text);
+        Line(text, chart is null
+            ? "**No chart**: it could not be drawn (the command's output says why)."
+            : $"![Speed-up from 1 to 2 OS threads of every workload, for ThreadIterators, Erlang, Tasks, Akka.NET and Proto.Actor]({chart})");
+        Line(text);
+        Line(text, "| workload | size |" + string.Concat(ScalingRow.Implementations.Select(i => $" {i.Display} |")));
+        Line(text, "|---|---|" + string.Concat(ScalingRow.Implementations.Select(_ => "---:|")));
+        foreach (var row in rows)
+        {
+            Line(text, $"| {row.Workload} | {row.Parameters} |" + string.Concat(ScalingRow.Implementations.Select(i => $" {ScalingCell(row, i.Name)} |")));
+        }
+
+        Line(text);
+        Line(text, "How many times faster ThreadIterators is than each, on the same OS thread count (the other's median over ours):");
+        Line(text);
+        Line(text, "| workload | OS threads |" + string.Concat(ScalingRow.Implementations.Skip(1).Select(i => $" {i.Display} |")));
+        Line(text, "|---|---:|" + string.Concat(ScalingRow.Implementations.Skip(1).Select(_ => "---:|")));
+        foreach (var row in rows)
+        {
+            foreach (var workers in new[] { 1, 2 })
+            {
+                var ours = workers == 1 ? row.OneMs(Implementation.GreenThreads) : row.TwoMs(Implementation.GreenThreads);
+                Line(text, $"| {row.Workload} | {workers} |" + string.Concat(ScalingRow.Implementations.Skip(1).Select(i =>
+                {
+                    var theirs = workers == 1 ? row.OneMs(i.Name) : row.TwoMs(i.Name);
+                    return double.IsNaN(theirs / ours) ? " failed |" : string.Create(CultureInfo.InvariantCulture, $" {theirs / ours:F1}x |");
+                })));
+            }
+        }
+
+        Line(text);
+    }
+
+    private static string ScalingCell(ScalingRow row, string implementation)
+    {
+        var (one, two) = (row.OneMs(implementation), row.TwoMs(implementation));
+        return double.IsNaN(one) || double.IsNaN(two)
+            ? "failed"
+            : string.Create(CultureInfo.InvariantCulture, $"{one / two:F2}x ({one:F1} → {two:F1})");
     }
 
     /// <summary>One verdict: met only if every case reaches <paramref name="ratio"/>; a case that failed is a miss.</summary>
@@ -208,7 +289,7 @@ internal static class ReportWriter
 
     private static void WriteFailures(StringBuilder text, IReadOnlyList<CaseResult> results)
     {
-        var failures = results.SelectMany(r => r.Failures.Select(f => $"{r.Case.Label}, {Threads(r.Case.Workers)}: {f}")).ToList();
+        var failures = results.SelectMany(r => r.Failures.Concat(r.PeerFailures).Select(f => $"{r.Case.Label}, {Threads(r.Case.Workers)}: {f}")).ToList();
         if (failures.Count == 0)
         {
             return;

@@ -18,7 +18,7 @@ public sealed class ComparisonReportTests
         var failed = Case("pingpong", new RunOptions(0, 100, 0), 1, ours: [10], erlang: [100]);
         failed.Failures.Add("erlang exited with code 1");
 
-        var report = ReportWriter.Write([fast, slow, skynet, failed], "OTP test", runs: 3, quick: false, "chart.png", TimeSpan.FromMinutes(1));
+        var report = ReportWriter.Write([fast, slow, skynet, failed], "OTP test", runs: 3, quick: false, "chart.png", scalingChart: null, TimeSpan.FromMinutes(1));
 
         Assert.Contains("| Ring: faster than Erlang at every N, on the same OS thread count | lowest 3.3x (N = 2,048, 2 OS threads), highest 5.0x (N = 1,024, 1 OS thread) | **met** |", report, StringComparison.Ordinal);
         Assert.Contains("| Ring: at least 4x faster at N >= 1024 | lowest 3.3x (N = 2,048, 2 OS threads), highest 5.0x (N = 1,024, 1 OS thread) | **missed** (N = 2,048, 2 OS threads) |", report, StringComparison.Ordinal);
@@ -26,6 +26,31 @@ public sealed class ComparisonReportTests
         Assert.Contains("| PingPong: at least 6x faster | failed (1 OS thread) | **missed** (1 OS thread failed) |", report, StringComparison.Ordinal);
         Assert.Contains("| 1,024 | 55.0 | 11.0 | 5.0x |", report, StringComparison.Ordinal);
         Assert.Contains("## Failed runs", report, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void ScalingTable_GivesEverySpeedup_AndTheVerdictsOfThePeerTargets()
+    {
+        var sizes = new RunOptions(0, 0, 1000);
+        var one = Case("threadring", sizes, 1, ours: [10], erlang: [100], peers: true);
+        var two = Case("threadring", sizes, 2, ours: [20], erlang: [50], peers: true);
+        Peer(one, "tasks", 60);
+        Peer(two, "tasks", 30);
+        Peer(one, "akka", 80);
+        Peer(two, "akka", 40);         // 2.0x ours on 2 OS threads: under the 5x asked for ThreadRing.
+        Peer(one, "protoactor", 100);
+        two.Fail("protoactor", " exited with code 1");
+
+        var report = ReportWriter.Write([one, two], "OTP test", runs: 1, quick: false, "chart.png", "scaling.png", TimeSpan.FromMinutes(1));
+
+        Assert.Contains("| threadring | hops=1000 | 0.50x (10.0 → 20.0) | 2.00x (100.0 → 50.0) | 2.00x (60.0 → 30.0) | 2.00x (80.0 → 40.0) | failed |", report, StringComparison.Ordinal);
+        Assert.Contains("| threadring | 1 | 10.0x | 6.0x | 8.0x | 10.0x |", report, StringComparison.Ordinal);
+        Assert.Contains("| threadring | 2 | 2.5x | 1.5x | 2.0x | failed |", report, StringComparison.Ordinal);
+        Assert.Contains("no workload slower on 2 OS threads than on 1 (speed-up at least 0.95, 5% for noise) | lowest 0.50x (threadring) | **missed** (threadring 0.50x) |", report, StringComparison.Ordinal);
+        Assert.Contains("| Faster than Akka.NET on every workload, on 1 and 2 OS threads; at least 5x on ThreadRing, PingPong and Skynet | lowest 2.0x (threadring, 2 OS threads) | **missed** (threadring 2 OS threads 2.0x) |", report, StringComparison.Ordinal);
+        Assert.Contains("**missed** (threadring 2 OS threads failed)", report, StringComparison.Ordinal);
+        Assert.Contains("![Speed-up from 1 to 2 OS threads", report, StringComparison.Ordinal);
+        Assert.Contains("protoactor exited with code 1", report, StringComparison.Ordinal);
     }
 
     [Theory]
@@ -74,7 +99,8 @@ public sealed class ComparisonReportTests
         [
             new("ring", new RunOptions(64, 20, 0), 1),
             new("ring", new RunOptions(128, 20, 0), 2),
-            new("threadring", new RunOptions(0, 0, 5_030), 2),
+            new("threadring", new RunOptions(0, 0, 5_030), 1, WithPeers: true),
+            new("threadring", new RunOptions(0, 0, 5_030), 2, WithPeers: true),
             new(ComparisonCase.Footprint, new RunOptions(1_000, 0, 0), 2),
         ];
 
@@ -86,14 +112,19 @@ public sealed class ComparisonReportTests
         Assert.Contains("| threadring | hops=5030 | 2 |", report, StringComparison.Ordinal);
         Assert.Contains("| 1,000 | 2 |", report, StringComparison.Ordinal);
         Assert.DoesNotContain("failed", report, StringComparison.Ordinal);
-        Assert.True(new FileInfo(Path.Combine(output, RingChart.FileName)).Length > 1_000, "the chart is missing or empty");
+        Assert.Matches(@"\| threadring \| hops=5030 \|( [0-9.]+x \([0-9.]+ → [0-9.]+\) \|){5}", report);
+        Assert.True(new FileInfo(Path.Combine(output, RingChart.FileName)).Length > 1_000, "the ring chart is missing or empty");
+        Assert.True(new FileInfo(Path.Combine(output, ScalingChart.FileName)).Length > 1_000, "the scaling chart is missing or empty");
     }
 
     private static CaseResult Ring(long n, int workers, double[] ours, double[] erlang) => Case("ring", new RunOptions(n, 1000, 0), workers, ours, erlang);
 
-    private static CaseResult Case(string workload, RunOptions sizes, int workers, double[] ours, double[] erlang)
+    private static void Peer(CaseResult result, string peer, double ms) =>
+        result.RunsOf(peer).Add(new RunRecord(result.Case.Workload, peer, result.Case.Workers, "p", ms, ms, Ok: true));
+
+    private static CaseResult Case(string workload, RunOptions sizes, int workers, double[] ours, double[] erlang, bool peers = false)
     {
-        var result = new CaseResult(new ComparisonCase(workload, sizes, workers));
+        var result = new CaseResult(new ComparisonCase(workload, sizes, workers, peers));
         foreach (var ms in ours)
         {
             result.Ours.Add(new RunRecord(workload, "threaditerators", workers, "p", ms, ms, Ok: true));
