@@ -88,7 +88,11 @@ internal static class ReportWriter
 
     private static string Speed(double speedup) => string.Create(CultureInfo.InvariantCulture, $"{speedup:F2}x");
 
-    private static string Version(Type type) => type.Assembly.GetName().Version?.ToString(3) ?? "?";
+    /// <summary>The package version an assembly was built as (its informational version without the commit hash); assembly versions can differ (Proto.Actor 1.8.0's is 1.0.0).</summary>
+    private static string Version(Type type) =>
+        type.Assembly.GetCustomAttributes(typeof(System.Reflection.AssemblyInformationalVersionAttribute), false) is [System.Reflection.AssemblyInformationalVersionAttribute informational, ..]
+            ? informational.InformationalVersion.Split('+')[0]
+            : type.Assembly.GetName().Version?.ToString(3) ?? "?";
 
     private static void WriteScaling(StringBuilder text, List<ScalingRow> rows, string? chart)
     {
@@ -281,7 +285,14 @@ internal static class ReportWriter
             Line(text, ErlangRuntime.CommandLine(example.Case, runs));
         }
 
+        foreach (var example in results.Where(r => r.Case.WithPeers).Take(1))
+        {
+            Line(text, $"dotnet benchmarks/ThreadIterators.Benchmarks/bin/Release/net10.0/ThreadIterators.Benchmarks.dll {string.Join(' ', example.Case.Arguments(Implementation.Akka, runs))}");
+        }
+
         Line(text, "```");
+        Line(text);
+        Line(text, "A peer's command (tasks, akka, protoactor) starts the runner again in a child process with `DOTNET_PROCESSOR_COUNT` and `THREADITERATORS_POOL_THREADS` set to the OS thread count, whose thread pool is then limited to that many threads; the JSON lines report the limit as `pool_threads_max`.");
         Line(text);
         Line(text, "The Erlang programs are in `benchmarks/erlang/`, compiled by the comparison with `erlc +warnings_as_errors` into the build folder. `+P` is set to twice the processes a case needs, rounded up to a power of two and at least 1,048,576; the VM's other flags are its defaults.");
         Line(text);
