@@ -38,6 +38,29 @@ public sealed class ChartFileTests
     }
 
     [Fact]
+    public void Save_DrawsABarPerCategoryAndSeries_AndLeavesOutBarsThatFailed()
+    {
+        var path = Path.Combine(Directory.CreateTempSubdirectory("chart-test-").FullName, "bars.png");
+        var panel = new ChartPanel(
+            "speed-up",
+            "workload",
+            "x",
+            [new("a", [(0, 3), (1, double.NaN)], "#1f4e9c"), new("b", [(0, 1), (1, 1)], "#c0392b")],
+            Levels: [new(1, "1x", "#555555")],
+            Categories: ["ring", "skynet"]);
+
+        ChartFile.Save(path, 600, 400, panel);
+
+        using var bitmap = SkiaSharp.SKBitmap.Decode(path);
+        var a = PixelsOf(bitmap, SkiaSharp.SKColor.Parse("#1f4e9c"));
+        var b = PixelsOf(bitmap, SkiaSharp.SKColor.Parse("#c0392b"));
+        // b's two bars, 1 high each, hold two thirds of the area of a's one bar, 3 high (its failed bar is not drawn);
+        // the legend's swatches are small.
+        Assert.True(a > 1_000, $"series a drew {a} pixels");
+        Assert.InRange(b / (double)a, 0.55, 0.8);
+    }
+
+    [Fact]
     public void Save_RefusesAPanelWithNothingToDraw()
     {
         var path = Path.Combine(Path.GetTempPath(), "never-written.png");
@@ -46,6 +69,24 @@ public sealed class ChartFileTests
         var e = Assert.Throws<InvalidOperationException>(() => ChartFile.Save(path, 400, 300, empty));
 
         Assert.Contains("'empty'", e.Message, StringComparison.Ordinal);
+    }
+
+    private static int PixelsOf(SkiaSharp.SKBitmap bitmap, SkiaSharp.SKColor color)
+    {
+        var count = 0;
+        for (var y = 0; y < bitmap.Height; y++)
+        {
+            for (var x = 0; x < bitmap.Width; x++)
+            {
+                var pixel = bitmap.GetPixel(x, y);
+                if (pixel.Red == color.Red && pixel.Green == color.Green && pixel.Blue == color.Blue)
+                {
+                    count++;
+                }
+            }
+        }
+
+        return count;
     }
 
     private static int DarkPixels(SkiaSharp.SKBitmap bitmap, int fromRow, int toRow)
