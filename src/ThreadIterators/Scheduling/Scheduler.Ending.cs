@@ -30,7 +30,6 @@ public sealed partial class Scheduler
             }
         }
 
-        _registry.Remove(thread);
         thread.AssertEnded(byDisposal: false);
         worker.Counters.CountEnd(ExitEvent.OutcomeOf(fault));
 
@@ -89,6 +88,7 @@ public sealed partial class Scheduler
             return;
         }
 
+        _registry.NoneLive();
         List<TaskCompletionSource>? whenAll;
         lock (_liveMonitor)
         {
@@ -111,4 +111,7 @@ public sealed partial class Scheduler
             }
         }
     }
+
+    /// <summary>Lets an idle worker's log drop the threads that ended since it last did.</summary>
+    internal void WorkerIdle(Worker worker) => _registry.WorkerIdle(worker);
 }

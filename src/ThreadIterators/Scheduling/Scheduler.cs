@@ -67,7 +67,7 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
     private readonly ConcurrentQueue<GreenThread> _overflow = new();
 
     /// <summary>Every live thread, for disposal.</summary>
-    private readonly ThreadRegistry _registry = new();
+    private readonly ThreadRegistry _registry;
 
     /// <summary>
     /// The monitor that <see cref="WaitForAll(TimeSpan)"/> waits on, pulsed when the live count reaches zero; also
@@ -151,6 +151,7 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
         };
         _workStealing = Placement as WorkStealingPolicy;
         Idle = new IdleWorkers(workerCount);
+        _registry = new ThreadRegistry(workerCount);
         Workers = new Worker[workerCount];
         for (var i = 0; i < workerCount; i++)
         {
@@ -271,12 +272,12 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
             Interlocked.Increment(ref Counts.Spawned);
         }
 
-        _registry.Add(thread);
+        _registry.Add(thread, own);
         if (IsStopping)
         {
             // Disposal began while the body's enumerator was being made. If it already took the registry, it
             // disposes this thread too; otherwise end it here. Either way the spawn fails.
-            if (_registry.Remove(thread))
+            if (_registry.Remove(thread, own))
             {
                 StopParked(thread);
             }

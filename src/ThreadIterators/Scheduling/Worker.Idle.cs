@@ -94,6 +94,7 @@ internal sealed partial class Worker
         // Nothing to run here: what this worker holds of the live count goes back, so the count can reach zero
         // (see TakeLiveCredit).
         ReturnAllLiveCredit();
+        Scheduler.WorkerIdle(this);
 
         // The steps are IdleWorkers' park protocol.
         GreenThread? thread;

@@ -249,12 +249,6 @@ public sealed partial class GreenThread
         set => _pendingFault = value;
     }
 
-    /// <summary>Gets or sets the previous thread in the registry stripe's list. Guarded by that stripe's lock.</summary>
-    internal GreenThread? PreviousLive { get; set; }
-
-    /// <summary>Gets or sets the next thread in the registry stripe's list. Guarded by that stripe's lock.</summary>
-    internal GreenThread? NextLive { get; set; }
-
     /// <summary>Gets the body; null once the thread has ended. Running worker only.</summary>
     internal IEnumerator<Event>? Body => _body;
 
