@@ -112,6 +112,9 @@ public sealed partial class Scheduler
         }
     }
 
-    /// <summary>Lets an idle worker's log drop the threads that ended since it last did.</summary>
-    internal void WorkerIdle(Worker worker) => _registry.WorkerIdle(worker);
+    /// <summary>
+    /// Lets an idle worker's log drop the threads that ended since it last did. The live count bounds the live threads
+    /// of any one log from above; it reads a few counts, off every hot path.
+    /// </summary>
+    internal void WorkerIdle(Worker worker) => _registry.WorkerIdle(worker, LiveThreadCount);
 }

@@ -519,6 +519,9 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
         }
     }
 
+    /// <summary>Gets the threads the registry holds, ended ones it has not dropped yet included; for tests.</summary>
+    internal int RegistryHeldCount => _registry.HeldCount;
+
     /// <summary>Gets the live thread with this id, or null if it has ended; a search (<see cref="ThreadRegistry.Find"/>).</summary>
     internal GreenThread? FindLive(long id) => _registry.Find(id);
 

@@ -59,13 +59,18 @@ internal sealed class ThreadLog
     }
 
     /// <summary>
-    /// Drops ended threads once the log has doubled since the last drop (or at once, if <paramref name="force"/>), so
-    /// the threads a burst of spawns leaves behind are not kept alive until the next burst. Owning worker, when idle;
-    /// anyone for the outside log. Amortized over the appends since the last drop.
+    /// Drops ended threads once the log has doubled since the last drop, or once it holds more than twice
+    /// <paramref name="liveAtMost"/> (the scheduler's live count, an upper bound on this log's live threads), or at
+    /// once if <paramref name="force"/>. The first catches a log that grew; the second one that did not grow but whose
+    /// threads ended, such as a burst of spawns all live at the last drop and ended since: without it they would stay
+    /// reachable until the log doubled again. Either way at least half of what the scan reads was appended or ended
+    /// since the last drop, so its cost is amortized over those spawns. Owning worker, when idle; anyone for the
+    /// outside log.
     /// </summary>
-    internal void DropEndedIfGrown(bool force = false)
+    internal void DropEndedIfGrown(long liveAtMost = long.MaxValue, bool force = false)
     {
-        if (force || Volatile.Read(ref _count) - _keptAtLastDrop >= Math.Max(MinimumCapacity, _keptAtLastDrop))
+        var count = Volatile.Read(ref _count);
+        if (force || count - _keptAtLastDrop >= Math.Max(MinimumCapacity, _keptAtLastDrop) || (count > MinimumCapacity && count > 2 * liveAtMost))
         {
             DropEnded(full: false);
         }

@@ -41,8 +41,26 @@ internal sealed class ThreadRegistry
     /// <summary>Removes a thread whose spawn failed; returns false if <see cref="TakeAll"/> took it first. Its spawner only.</summary>
     internal bool Remove(GreenThread thread, Worker? spawner) => (spawner is null ? _outside : _workerLogs[spawner.Index]).Remove(thread);
 
-    /// <summary>Lets <paramref name="worker"/>, now idle, drop the ended threads of its log if it has doubled since it last did.</summary>
-    internal void WorkerIdle(Worker worker) => _workerLogs[worker.Index].DropEndedIfGrown();
+    /// <summary>
+    /// Lets <paramref name="worker"/>, now idle, drop the ended threads of its log if it has doubled since it last did
+    /// or holds more than twice <paramref name="liveAtMost"/> (see <see cref="ThreadLog.DropEndedIfGrown"/>).
+    /// </summary>
+    internal void WorkerIdle(Worker worker, long liveAtMost) => _workerLogs[worker.Index].DropEndedIfGrown(liveAtMost);
+
+    /// <summary>Gets the threads the logs hold, ended ones not yet dropped included; for tests of the drops.</summary>
+    internal int HeldCount
+    {
+        get
+        {
+            var held = 0;
+            foreach (var log in _workerLogs)
+            {
+                held += log.Count;
+            }
+
+            return held + _outside.Count;
+        }
+    }
 
     /// <summary>Drops the ended threads of the outside log; when no thread is live, so a burst of outside spawns is not kept alive.</summary>
     internal void NoneLive()
