@@ -52,8 +52,10 @@ internal static class ChartFile
         plot.YLabel(panel.YLabel, size: 13);
         var xs = new List<double>();
         var ys = new List<double>();
+        var seriesIndex = -1;
         foreach (var series in panel.Series)
         {
+            seriesIndex++;
             var points = series.Points
                 .Where(p => double.IsFinite(p.X) && double.IsFinite(p.Y) && (panel.LogXBase == 0 || p.X > 0) && (panel.LogYBase == 0 || p.Y > 0))
                 .Select(p => (X: Scale(p.X, panel.LogXBase), Y: Scale(p.Y, panel.LogYBase)))
@@ -74,7 +76,7 @@ internal static class ChartFile
             }
             else
             {
-                AddBars(plot, panel, series, points);
+                AddBars(plot, panel, series, seriesIndex, points);
             }
 
             xs.AddRange(points.Select(p => p.X));
@@ -124,11 +126,10 @@ internal static class ChartFile
 
     /// <summary>
     /// Draws one series of a bar chart: its bar in each group, side by side with the other series' bars in the order
-    /// of the panel's series, together 80% of a group's width.
+    /// of the panel's series (<paramref name="index"/> is the series' place there), together 80% of a group's width.
     /// </summary>
-    private static void AddBars(Plot plot, ChartPanel panel, ChartSeries series, (double X, double Y)[] points)
+    private static void AddBars(Plot plot, ChartPanel panel, ChartSeries series, int index, (double X, double Y)[] points)
     {
-        var index = panel.Series.ToList().IndexOf(series);
         var width = 0.8 / panel.Series.Count;
         var color = ScottPlot.Color.FromHex(series.Color);
         var bars = points.Select(p => new Bar
