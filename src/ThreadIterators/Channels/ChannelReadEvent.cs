@@ -110,6 +110,8 @@ public sealed class ChannelReadEvent<T> : Event
     /// <inheritdoc/>
     public override string ToString() => $"ChannelReadEvent<{typeof(T).Name}> ({_outcome switch { ItemRead => "item read", ChannelCompleted => "channel completed", _ => "nothing read yet" }})";
 
+    internal override void DescribeWait(WaitDescription into) => into.Say($"an item from a channel reader, outside the scheduler ({ToString()})").Outside = true;
+
     internal override EventOutcome Park(GreenThread thread, Worker worker)
     {
         _wait.Bind(thread, this);

@@ -137,6 +137,8 @@ public sealed class ChannelWriteEvent<T> : Event
     /// <inheritdoc/>
     public override string ToString() => $"ChannelWriteEvent<{typeof(T).Name}> ({_outcome switch { Armed => "armed", Waiting => "waiting for room", Written => "written", Refused => "channel completed, not written", _ => "unarmed" }})";
 
+    internal override void DescribeWait(WaitDescription into) => into.Say($"room in a channel writer, outside the scheduler ({ToString()})").Outside = true;
+
     internal override EventOutcome Park(GreenThread thread, Worker worker)
     {
         _wait.Bind(thread, this);

@@ -47,6 +47,8 @@ internal sealed class CancellationEvent : Event
         ? "Event.WhenCanceled(a canceled token)"
         : _token.CanBeCanceled ? "Event.WhenCanceled(token)" : "Event.WhenCanceled(a token that is never canceled)";
 
+    internal override void DescribeWait(WaitDescription into) => into.Say($"a cancellation token to be canceled, outside the scheduler ({this})").Outside = true;
+
     internal override EventOutcome Park(GreenThread thread, Worker worker)
     {
         Bind(thread);

@@ -198,6 +198,18 @@ public sealed class Choice : Event
     /// <inheritdoc/>
     public override string ToString() => _wrapper?.ToString() ?? $"Choice({string.Join(", ", (IEnumerable<Event>)_branches)})";
 
+    // Any branch ends the wait, so the choice waits on every branch's threads.
+    internal override void DescribeWait(WaitDescription into)
+    {
+        into.Say("one of: ");
+        for (var i = 0; i < _branches.Length; i++)
+        {
+            into.Say(i == 0 ? "[" : "; [");
+            _branches[i].DescribeWait(into);
+            into.Say("]");
+        }
+    }
+
     /// <summary>Makes the choice speak of <paramref name="wrapper"/>, whose work it does, in its messages.</summary>
     internal void DoesTheWorkOf(Event wrapper) => _wrapper = wrapper;
 

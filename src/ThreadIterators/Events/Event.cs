@@ -386,6 +386,13 @@ public abstract class Event
     internal virtual bool TryInterrupt(GreenThread thread) => false;
 
     /// <summary>
+    /// Says what a thread parked on this event waits for, and on whom (<see cref="Scheduler.GetWaitGraph"/>). Called on
+    /// any OS thread while the thread may be woken: reads only, and nothing that a concurrent wake-up could make
+    /// throw. The default, for events that do not park for long (a yield, a deferred park), is the event's name.
+    /// </summary>
+    internal virtual void DescribeWait(WaitDescription into) => into.Say(ToString()!);
+
+    /// <summary>
     /// Finishes a wait <see cref="TryInterrupt"/> took back, where that needs the thread's own side: a choice
     /// withdraws its branches, a put forgets its wait. The worker that runs the stopped thread, or the disposing thread.
     /// </summary>

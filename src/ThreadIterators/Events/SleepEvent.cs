@@ -113,6 +113,8 @@ internal sealed class SleepEvent : Event
     /// <inheritdoc/>
     public override string ToString() => $"Event.Sleep({_duration})";
 
+    internal override void DescribeWait(WaitDescription into) => into.Say($"a sleep of {_duration} to pass").Timer = true;
+
     /// <summary>
     /// An entry of this sleep claimed by <paramref name="thread"/>: the first one free. Two green threads sleeping on
     /// one event at once (it is an object they can share) each need an entry; a second one is linked behind the first

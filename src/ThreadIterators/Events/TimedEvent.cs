@@ -87,6 +87,12 @@ public sealed class TimedEvent<TEvent> : Event
     /// <inheritdoc/>
     public override string ToString() => $"{Inner}.WithTimeout({Timeout})";
 
+    internal override void DescribeWait(WaitDescription into)
+    {
+        Inner.DescribeWait(into);
+        into.Say($", or a timeout of {Timeout}").Timer = true;
+    }
+
     internal override EventOutcome Park(GreenThread thread, Worker worker) =>
         _direct is { } direct ? direct.Park(thread, worker) : _choice!.Park(thread, worker);
 

@@ -27,4 +27,6 @@ internal sealed class CreditEvent(CreditWindow window) : Event
 
     /// <inheritdoc/>
     public override string ToString() => $"Acquire() on {window}";
+
+    internal override void DescribeWait(WaitDescription into) => into.Say($"a credit of {window} (released by its consumer)");
 }

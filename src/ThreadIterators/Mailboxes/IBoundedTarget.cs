@@ -9,7 +9,7 @@ namespace ThreadIterators;
 /// </summary>
 /// <remarks>Any thread, as each member says.</remarks>
 /// <typeparam name="T">The message type.</typeparam>
-internal interface IBoundedTarget<T>
+internal interface IBoundedTarget<T> : IDrained
 {
     /// <summary>Gets the senders waiting for room; null while the target is unbounded.</summary>
     WaiterQueue? Room { get; }

@@ -210,6 +210,9 @@ public sealed partial class Mailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
     /// <inheritdoc/>
     WaiterQueue? IBoundedTarget<T>.Room => Room;
 
+    /// <inheritdoc/>
+    GreenThread? IDrained.Drainer => Receiver;
+
     /// <summary>
     /// Gets the green thread that receives from this mailbox, or null before any thread received. Once async code
     /// receives through <see cref="AsChannelReader"/>, it is the last green receiver (which has ended), or null.

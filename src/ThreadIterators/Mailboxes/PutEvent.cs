@@ -92,6 +92,13 @@ public sealed class PutEvent<T> : Event
     /// <inheritdoc/>
     public override string ToString() => $"Put() into {_target}";
 
+    // Who drains the full mailbox: its receiver, if it has one (a shared mailbox's receivers are not listed).
+    internal override void DescribeWait(WaitDescription into)
+    {
+        var drainer = _target.Drainer;
+        into.Say($"room in {_target}{(drainer is null ? string.Empty : $", drained by {drainer}")}").WaitsOn(drainer);
+    }
+
     internal override EventOutcome Park(GreenThread thread, Worker worker)
     {
         CheckArmed(thread);

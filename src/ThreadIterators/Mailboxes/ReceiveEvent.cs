@@ -71,6 +71,9 @@ public sealed class ReceiveEvent<T> : Event
     /// <inheritdoc/>
     public override string ToString() => $"Recv() on {_mailbox}";
 
+    internal override void DescribeWait(WaitDescription into) =>
+        into.Say($"a message on {_mailbox} ({_mailbox.Count} queued)");
+
     // The receive itself is the mailbox's receiver side (Mailbox.Receiving.cs), so a message hop reads in one place.
     internal override EventOutcome Park(GreenThread thread, Worker worker) => _mailbox.TakeOrPark(thread, this, worker);
 

@@ -134,6 +134,9 @@ public sealed class SharedMailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
     WaiterQueue? IBoundedTarget<T>.Room => _room;
 
     /// <inheritdoc/>
+    GreenThread? IDrained.Drainer => null;
+
+    /// <inheritdoc/>
     /// <exception cref="ChannelClosedException">
     /// The mailbox was completed (before the send, or while it waited for room), and the message was not sent. The
     /// inner exception is the error the mailbox was completed with, if any.

@@ -60,6 +60,9 @@ public sealed class SharedReceiveEvent<T> : Event
     /// <inheritdoc/>
     public override string ToString() => $"Receive on {_mailbox}";
 
+    internal override void DescribeWait(WaitDescription into) =>
+        into.Say($"a message on {_mailbox} ({_mailbox.Count} queued)");
+
     internal override EventOutcome Park(GreenThread thread, Worker worker) => Receive(WaiterFor(thread));
 
     /// <inheritdoc/>

@@ -14,6 +14,8 @@ internal sealed class CompleteEvent<T>(PullSource<T> source) : Event
     /// <inheritdoc/>
     public override string ToString() => $"Complete() on {source}";
 
+    internal override void DescribeWait(WaitDescription into) => into.Say($"every puller of {source} to be told of its end");
+
     internal override EventOutcome Park(GreenThread thread, Worker worker)
     {
         SendPartial();

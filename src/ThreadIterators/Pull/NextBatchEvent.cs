@@ -11,6 +11,13 @@ internal sealed class NextBatchEvent<T>(Puller<T> puller) : Event
     /// <inheritdoc/>
     public override string ToString() => $"Next() on {puller}";
 
+    // The producer is the receiver of the source's request mailbox.
+    internal override void DescribeWait(WaitDescription into)
+    {
+        var producer = puller.Source.Requests.Receiver;
+        into.Say($"a batch from {puller}{(producer is null ? string.Empty : $", produced by {producer}")}").WaitsOn(producer);
+    }
+
     internal override EventOutcome Park(GreenThread thread, Worker worker)
     {
         if (puller.IsCompleted)

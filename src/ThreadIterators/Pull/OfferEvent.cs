@@ -15,6 +15,8 @@ internal sealed class OfferEvent<T>(PullSource<T> source) : Event
     /// <inheritdoc/>
     public override string ToString() => $"Offer() on {source}";
 
+    internal override void DescribeWait(WaitDescription into) => into.Say($"a request from a puller of {source} (offering an item)");
+
     internal override EventOutcome Park(GreenThread thread, Worker worker) =>
         source.Current is null ? Received(source.Requests.Recv().Park(thread, worker)) : Add();
 

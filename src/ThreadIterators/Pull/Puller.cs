@@ -25,6 +25,9 @@ public sealed class Puller<T>
     /// <summary>The batch the consumer is reading; its buffer becomes the next request.</summary>
     private PullRequest<T>? _reading;
 
+    /// <summary>Gets the source this puller pulls from.</summary>
+    internal PullSource<T> Source => _source;
+
     internal Puller(PullSource<T> source, int batchSize, bool prefetch)
     {
         _source = source;

@@ -74,6 +74,14 @@ public sealed class AskEvent<T> : Event, IReplyListener
     /// <inheritdoc/>
     public override string ToString() => $"AskEvent<{typeof(T).Name}> of {Pending.Describe()} ({Pending.OutcomeText})";
 
+    internal override void DescribeWait(WaitDescription into)
+    {
+        // The server watched since the ask; or, if the mailbox had no receiver then, its receiver now.
+        var server = Pending.Server ?? (Pending.Target as IDrained)?.Drainer;
+        into.Say($"a reply: {Pending.Describe()} ({Pending.OutcomeText}{(Pending.Timeout == System.Threading.Timeout.InfiniteTimeSpan ? string.Empty : $", deadline {Pending.Timeout}")})").WaitsOn(server);
+        into.Timer |= Pending.Timeout != System.Threading.Timeout.InfiniteTimeSpan;
+    }
+
     /// <inheritdoc/>
     void IReplyListener.Completed()
     {

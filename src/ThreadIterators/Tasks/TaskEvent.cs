@@ -88,6 +88,8 @@ public sealed class TaskEvent : Event
     /// <inheritdoc/>
     public override string ToString() => $"TaskEvent ({_wait.Describe()})";
 
+    internal override void DescribeWait(WaitDescription into) => into.Say($"a task to complete, outside the scheduler ({_wait.Describe()})").Outside = true;
+
     internal override EventOutcome Park(GreenThread thread, Worker worker)
     {
         if (_wait.IsLingering)

@@ -109,6 +109,8 @@ public sealed class TaskEvent<T> : Event
     /// <inheritdoc/>
     public override string ToString() => $"TaskEvent<{typeof(T).Name}> ({_wait.Describe()})";
 
+    internal override void DescribeWait(WaitDescription into) => into.Say($"a Task<{typeof(T).Name}> to complete, outside the scheduler ({_wait.Describe()})").Outside = true;
+
     internal override EventOutcome Park(GreenThread thread, Worker worker)
     {
         if (_wait.IsLingering)

@@ -16,6 +16,8 @@ internal sealed class EndedEvent : Event
     /// <inheritdoc/>
     public override string ToString() => $"{_exit.Thread}.Ended";
 
+    internal override void DescribeWait(WaitDescription into) => into.Say($"the end of {_exit.Thread} (joined, however it ends)").WaitsOn(_exit.Thread);
+
     internal override EventOutcome Park(GreenThread thread, Worker worker) =>
         _exit.TryAddJoiner(thread, this) ? EventOutcome.Parked : EventOutcome.Continue;
 

@@ -120,6 +120,8 @@ internal sealed class ExitEvent : Event
     /// <inheritdoc/>
     public override string ToString() => $"{_thread}.Exited";
 
+    internal override void DescribeWait(WaitDescription into) => into.Say($"the end of {_thread} (joined)").WaitsOn(_thread);
+
     internal static ExitEvent CreateCompleted(GreenThread thread) => new(thread) { _completed = true, _decided = true };
 
     /// <summary>Gets or sets where linked threads' exits go instead of stopping the thread; see <see cref="GreenThread.TrapExits"/>.</summary>

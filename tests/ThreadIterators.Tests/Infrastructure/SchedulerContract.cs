@@ -83,17 +83,11 @@ public abstract class SchedulerContract : IDisposable
         return thread;
     }
 
-    /// <summary>Waits for a thread, rethrowing its fault, failing loudly on timeout.</summary>
-    protected static void Join(GreenThread thread)
-    {
-        Assert.True(thread.Wait(Timeout), $"{thread} did not end within {Timeout}.");
-    }
+    /// <summary>Waits for a thread, rethrowing its fault, failing loudly on timeout with the wait-for graph.</summary>
+    protected static void Join(GreenThread thread) => thread.WaitOrThrow(Timeout);
 
-    /// <summary>Waits for every green thread of the scheduler, failing loudly on timeout.</summary>
-    protected void WaitForAll()
-    {
-        Assert.True(Scheduler.WaitForAll(Timeout), $"{Scheduler.LiveThreadCount} green threads still live after {Timeout}.");
-    }
+    /// <summary>Waits for every green thread of the scheduler, failing loudly on timeout with the wait-for graph.</summary>
+    protected void WaitForAll() => Scheduler.WaitForAllOrThrow(Timeout);
 
     /// <summary>Waits until a condition holds, failing loudly on timeout. For conditions no event signals.</summary>
     protected static void WaitUntil(Func<bool> condition, string what) => Waiting.Until(condition, what);
