@@ -393,6 +393,12 @@ public abstract class Event
     internal virtual void DescribeWait(WaitDescription into) => into.Say(ToString()!);
 
     /// <summary>
+    /// What a completed wait gave the thread, for an explored run's trace (<see cref="Exploration"/>): " -> 5" for a
+    /// receive that took 5. Empty for events that give nothing. The worker that ran the thread, right after its turn.
+    /// </summary>
+    internal virtual string TraceResult() => string.Empty;
+
+    /// <summary>
     /// Finishes a wait <see cref="TryInterrupt"/> took back, where that needs the thread's own side: a choice
     /// withdraws its branches, a put forgets its wait. The worker that runs the stopped thread, or the disposing thread.
     /// </summary>

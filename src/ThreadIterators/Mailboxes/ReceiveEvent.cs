@@ -74,6 +74,8 @@ public sealed class ReceiveEvent<T> : Event
     internal override void DescribeWait(WaitDescription into) =>
         into.Say($"a message on {_mailbox} ({_mailbox.Count} queued)");
 
+    internal override string TraceResult() => _completed ? " -> the end" : $" -> {_value}";
+
     // The receive itself is the mailbox's receiver side (Mailbox.Receiving.cs), so a message hop reads in one place.
     internal override EventOutcome Park(GreenThread thread, Worker worker) => _mailbox.TakeOrPark(thread, this, worker);
 

@@ -63,6 +63,8 @@ public sealed class SharedReceiveEvent<T> : Event
     internal override void DescribeWait(WaitDescription into) =>
         into.Say($"a message on {_mailbox} ({_mailbox.Count} queued)");
 
+    internal override string TraceResult() => _completed ? " -> the end" : $" -> {_value}";
+
     internal override EventOutcome Park(GreenThread thread, Worker worker) => Receive(WaiterFor(thread));
 
     /// <inheritdoc/>

@@ -82,6 +82,8 @@ public sealed class AskEvent<T> : Event, IReplyListener
         into.Timer |= Pending.Timeout != System.Threading.Timeout.InfiniteTimeSpan;
     }
 
+    internal override string TraceResult() => Pending.Outcome == ReplyOutcome.Replied ? $" -> {Pending.GetResult()}" : $" -> {Pending.OutcomeText}";
+
     /// <inheritdoc/>
     void IReplyListener.Completed()
     {

@@ -141,7 +141,13 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
         Policy = options.Policy;
         Name = options.Name;
         Number = Interlocked.Increment(ref s_lastNumber);
-        Placement = Policy switch
+        Controller = options.Controller;
+        if (Controller is not null && workerCount != 1)
+        {
+            throw new ArgumentOutOfRangeException(nameof(options), workerCount, "An explored run has one worker.");
+        }
+
+        Placement = Controller is not null ? new ControlledPolicy(Controller) : Policy switch
         {
             SchedulingPolicy.WorkStealing => new WorkStealingPolicy(this),
             SchedulingPolicy.SoftAffinity => new SoftAffinityPolicy(this),
@@ -165,7 +171,12 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
             worker.Start();
         }
 
-        _watchdog.Start();
+        if (Controller is null)
+        {
+            // An explored run has nothing for it to watch: one worker, run by the exploring thread, no real time.
+            _watchdog.Start();
+        }
+
         StartMetrics();
     }
 
@@ -219,6 +230,9 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
 
     /// <summary>Gets the implementation of <see cref="Policy"/>.</summary>
     internal IPlacementPolicy Placement { get; }
+
+    /// <summary>Gets the controller of an explored run, or null (<see cref="SchedulerOptions.Controller"/>).</summary>
+    internal ScheduleController? Controller { get; }
 
     /// <summary>Gets the workers.</summary>
     internal Worker[] Workers { get; }

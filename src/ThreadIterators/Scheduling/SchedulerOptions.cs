@@ -49,4 +49,10 @@ public sealed class SchedulerOptions
     /// </remarks>
     /// <exception cref="System.ArgumentNullException">Set to null (thrown by the <see cref="Scheduler"/> constructor).</exception>
     public TimeProvider TimeProvider { get; init; } = TimeProvider.System;
+
+    /// <summary>
+    /// Gets the controller of an explored run (<see cref="Exploration"/>), which makes every scheduling decision; null
+    /// for an ordinary scheduler. Requires one worker.
+    /// </summary>
+    internal ScheduleController? Controller { get; init; }
 }

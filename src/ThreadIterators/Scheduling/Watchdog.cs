@@ -86,12 +86,16 @@ internal sealed class Watchdog : IDisposable
 
     internal void Start() => _thread.Start();
 
-    /// <summary>Stops the thread and waits for it; the disposing thread, after the workers stopped.</summary>
+    /// <summary>Stops the thread, if started, and waits for it; the disposing thread, after the workers stopped.</summary>
     public void Dispose()
     {
         _stopping = true;
         _signal.Set();
-        _thread.Join();
+        if ((_thread.ThreadState & System.Threading.ThreadState.Unstarted) == 0)
+        {
+            _thread.Join();
+        }
+
         _signal.Dispose();
     }
 

@@ -92,6 +92,9 @@ internal sealed partial class Worker
     /// <summary>The same policy if it is the default, work stealing: called through its sealed type on every turn, so the call is direct and inlined.</summary>
     private readonly WorkStealingPolicy? _workStealing;
 
+    /// <summary>The controller of an explored run, which picks every turn; null for an ordinary scheduler.</summary>
+    private readonly ScheduleController? _controller;
+
     /// <summary>The policy's <see cref="IPlacementPolicy.Steals"/>, read on every local push.</summary>
     private readonly bool _steals;
 
@@ -176,6 +179,7 @@ internal sealed partial class Worker
         _workStealing = _placement as WorkStealingPolicy;
         _steals = _placement.Steals;
         _pins = _placement.Pins;
+        _controller = scheduler.Controller;
         _thread = new Thread(Main)
         {
             IsBackground = true,
@@ -227,9 +231,48 @@ internal sealed partial class Worker
     /// <summary>Gets a description of the green thread this worker is running, for exception messages.</summary>
     internal string RunningDescription => Running?.ToString() ?? "Code on a worker";
 
-    internal void Start() => _thread.Start();
+    /// <summary>Starts the worker's OS thread; not in an explored run, whose exploring thread runs the worker (<see cref="RunControlledHere"/>).</summary>
+    internal void Start()
+    {
+        if (_controller is null)
+        {
+            _thread.Start();
+        }
+    }
 
-    internal void Join() => _thread.Join();
+    /// <summary>Waits for the worker's OS thread to end; nothing to wait for in an explored run.</summary>
+    internal void Join()
+    {
+        if (_controller is null)
+        {
+            _thread.Join();
+        }
+    }
+
+    /// <summary>
+    /// Runs an explored run on the calling OS thread, as this worker, until the controller ends it: a run then costs
+    /// no OS thread of its own. The exploring thread only, once the run's first thread is spawned.
+    /// </summary>
+    internal void RunControlledHere()
+    {
+        var previous = OsThreadContext.Existing;
+        OsThreadContext.SetCurrent(Context);
+        try
+        {
+            while (_controller!.Next() is { } thread)
+            {
+                RunTurn(thread, budget: 1);
+                _controller.TurnEnded(thread);
+            }
+
+            // Give back the live-count credit, as an idle worker does, so the count the disposal reads is exact.
+            ReturnAllLiveCredit();
+        }
+        finally
+        {
+            OsThreadContext.SetCurrent(previous);
+        }
+    }
 
     /// <summary>
     /// Makes a thread woken on this worker run next, keeping the message hop in this core's cache; in a long turn
@@ -363,7 +406,7 @@ internal sealed partial class Worker
                     continue;
                 }
 
-                RunTurn(thread);
+                RunTurn(thread, StepBudget);
             }
         }
         finally
@@ -472,8 +515,8 @@ internal sealed partial class Worker
         }
     }
 
-    /// <summary>Runs one turn of a green thread: resumes it from its event, then steps its body until it parks, ends, or uses up its budget.</summary>
-    private void RunTurn(GreenThread thread)
+    /// <summary>Runs one turn of a green thread: resumes it from its event, then steps its body until it parks, ends, or uses up its budget of <paramref name="budget"/> body steps.</summary>
+    private void RunTurn(GreenThread thread, int budget)
     {
         var body = thread.Body;
         if (body is null)
@@ -505,7 +548,6 @@ internal sealed partial class Worker
                 return;
             }
 
-            var budget = StepBudget;
             while (outcome == EventOutcome.Continue)
             {
                 if (!body.MoveNext())

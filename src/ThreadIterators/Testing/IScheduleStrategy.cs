@@ -1,0 +1,14 @@
+using System.Collections.Generic;
+
+namespace ThreadIterators;
+
+/// <summary>Makes the scheduling decisions of one explored run, from its seed alone, so a run can be replayed.</summary>
+internal interface IScheduleStrategy
+{
+    /// <summary>
+    /// Picks the next step: an index into <paramref name="ready"/> (runnable threads, in the order they became
+    /// runnable), or -1 to fire the earliest pending timer, allowed only when <paramref name="timerPending"/>.
+    /// <paramref name="ready"/> is never empty.
+    /// </summary>
+    int Choose(List<GreenThread> ready, bool timerPending, int step);
+}

@@ -1,0 +1,79 @@
+using System;
+using System.Collections.Generic;
+
+namespace ThreadIterators;
+
+/// <summary>
+/// <see cref="ExplorationStrategy.Pct"/>: a priority per thread, drawn as it first becomes runnable (a random place in
+/// the order), the highest runnable always runs, and at d - 1 change points, steps drawn from 1 to the expected length
+/// of a run, the thread about to run drops below every other. The timer is one more participant with a priority of
+/// its own, so firing it early is explored as well.
+/// </summary>
+internal sealed class PctStrategy : IScheduleStrategy
+{
+    /// <summary>Stands for "fire the earliest timer" in <see cref="_order"/>.</summary>
+    private static readonly object s_timer = new();
+
+    private readonly Random _random;
+
+    /// <summary>Participants from highest priority to lowest.</summary>
+    private readonly List<object> _order = [];
+
+    private readonly HashSet<object> _known = [];
+
+    private readonly HashSet<int> _changePoints = [];
+
+    internal PctStrategy(int seed, int depth, int expectedSteps)
+    {
+        _random = new Random(seed);
+        var steps = Math.Max(expectedSteps, depth);
+        while (_changePoints.Count < Math.Min(depth - 1, steps))
+        {
+            _changePoints.Add(_random.Next(1, steps + 1));
+        }
+    }
+
+    public int Choose(List<GreenThread> ready, bool timerPending, int step)
+    {
+        foreach (var thread in ready)
+        {
+            Know(thread);
+        }
+
+        if (timerPending)
+        {
+            Know(s_timer);
+        }
+
+        var pick = Highest(ready, timerPending);
+        if (_changePoints.Contains(step))
+        {
+            _order.Remove(pick);
+            _order.Add(pick);
+            pick = Highest(ready, timerPending);
+        }
+
+        return pick == s_timer ? -1 : ready.IndexOf((GreenThread)pick);
+    }
+
+    private void Know(object participant)
+    {
+        if (_known.Add(participant))
+        {
+            _order.Insert(_random.Next(_order.Count + 1), participant);
+        }
+    }
+
+    private object Highest(List<GreenThread> ready, bool timerPending)
+    {
+        foreach (var participant in _order)
+        {
+            if ((participant == s_timer && timerPending) || (participant is GreenThread thread && ready.Contains(thread)))
+            {
+                return participant;
+            }
+        }
+
+        throw new InvalidOperationException("No participant is enabled; the controller never asks then.");
+    }
+}

@@ -1,0 +1,272 @@
+using System;
+using System.Collections.Generic;
+using System.Linq;
+using System.Threading;
+
+namespace ThreadIterators;
+
+/// <summary>
+/// Runs one explored run's scheduling: the ready set, the strategy's pick of each step, the virtual clock's firings,
+/// the bounds, and the end of the run (every thread ended, a fault, a deadlock, the step bound). The scheduler it
+/// controls has one worker, which calls <see cref="Next"/> for every turn and <see cref="TurnEnded"/> after it, so
+/// each step is one segment of a thread's body between two yields, as atomic as it is on one worker.
+/// </summary>
+/// <remarks>
+/// <see cref="Next"/> and <see cref="TurnEnded"/>: the worker. <see cref="Ready"/>: any thread (a task completing
+/// outside). The result members: the exploring thread, once <see cref="WaitForEnd"/> has returned.
+/// </remarks>
+internal sealed class ScheduleController
+{
+    private readonly object _lock = new();
+
+    private readonly List<GreenThread> _ready = [];
+
+    private readonly IScheduleStrategy _strategy;
+
+    private readonly ExplorationOptions _options;
+
+    /// <summary>The last steps, for the report; oldest first once full.</summary>
+    private readonly Queue<string> _trace = new();
+
+    private Scheduler? _scheduler;
+
+    private bool _started;
+
+    private bool _finished;
+
+    private int _steps;
+
+    /// <summary>FNV-1a over every step's words: equal for two runs that made the same decisions with the same outcomes.</summary>
+    private ulong _hash = 14695981039346656037UL;
+
+    /// <summary>The event the thread of the running step resumed from, and whether that step had a body event pending.</summary>
+    private Event? _resumedFrom;
+
+    internal ScheduleController(IScheduleStrategy strategy, ExplorationOptions options, VirtualClock clock)
+    {
+        _strategy = strategy;
+        _options = options;
+        Clock = clock;
+    }
+
+    /// <summary>Gets the run's time.</summary>
+    internal VirtualClock Clock { get; }
+
+    /// <summary>Gets what ended the run, once ended.</summary>
+    internal ExplorationFailure Failure { get; private set; }
+
+    /// <summary>Gets the exception of a run that ended with one.</summary>
+    internal Exception? Exception { get; private set; }
+
+    /// <summary>Gets the failure in words, with the wait-for graph of a deadlock.</summary>
+    internal string? Description { get; private set; }
+
+    /// <summary>Gets the steps taken.</summary>
+    internal int Steps => _steps;
+
+    /// <summary>Gets the hash of the whole trace.</summary>
+    internal ulong TraceHash => _hash;
+
+    /// <summary>Gets the last steps, oldest first.</summary>
+    internal IReadOnlyList<string> Trace => [.. _trace];
+
+    /// <summary>Binds the controller to its scheduler, once made.</summary>
+    internal void Attach(Scheduler scheduler) => _scheduler = scheduler;
+
+    /// <summary>Lets the worker take steps: the test's thread is spawned.</summary>
+    internal void Start()
+    {
+        lock (_lock)
+        {
+            _started = true;
+            Monitor.PulseAll(_lock);
+        }
+    }
+
+    /// <summary>Adds a thread made ready. Any thread.</summary>
+    internal void Ready(GreenThread thread)
+    {
+        lock (_lock)
+        {
+            _ready.Add(thread);
+            Monitor.PulseAll(_lock);
+        }
+    }
+
+    /// <summary>
+    /// Ends the run with a failure, unless it has failed already. Any thread: an unobserved fault is reported when
+    /// the thread's handle is collected or, at the latest, as the run's scheduler is disposed after a run that
+    /// otherwise passed, which it then turns into a failure.
+    /// </summary>
+    internal void Fail(ExplorationFailure failure, Exception? exception, string description)
+    {
+        lock (_lock)
+        {
+            if (Failure != ExplorationFailure.None)
+            {
+                return;
+            }
+
+            Failure = failure;
+            Exception = exception;
+            Description = description;
+            Finish();
+        }
+    }
+
+    /// <summary>Blocks the exploring thread until the run has ended; false if <paramref name="timeout"/> passed first.</summary>
+    internal bool WaitForEnd(TimeSpan timeout)
+    {
+        var deadline = DateTime.UtcNow + timeout;
+        lock (_lock)
+        {
+            while (!_finished)
+            {
+                var left = deadline - DateTime.UtcNow;
+                if (left <= TimeSpan.Zero)
+                {
+                    return false;
+                }
+
+                Monitor.Wait(_lock, left);
+            }
+
+            return true;
+        }
+    }
+
+    /// <summary>
+    /// The worker's next step: a thread to run, after firing any timers the strategy chose or nothing else allowed;
+    /// null once the run has ended (the worker then idles until the scheduler is disposed).
+    /// </summary>
+    internal GreenThread? Next()
+    {
+        while (true)
+        {
+            GreenThread? pick = null;
+            lock (_lock)
+            {
+                while (!_started)
+                {
+                    Monitor.Wait(_lock);
+                }
+
+                if (_finished)
+                {
+                    return null;
+                }
+
+                if (_steps >= _options.MaxSteps)
+                {
+                    FailUnderLock(ExplorationFailure.StepBound, null, $"The run took more than {_options.MaxSteps} steps (options.MaxSteps): a livelock, or a test longer than its bound.");
+                    return null;
+                }
+
+                var timerPending = Clock.AnyPending;
+                if (_ready.Count > 0)
+                {
+                    var choice = _strategy.Choose(_ready, timerPending, _steps + 1);
+                    if (choice >= 0)
+                    {
+                        pick = _ready[choice];
+                        _ready.RemoveAt(choice);
+                    }
+                }
+                else if (!timerPending)
+                {
+                    if (!WaitOutside())
+                    {
+                        return null;
+                    }
+
+                    // Something outside made a thread ready (or armed a timer): decide again.
+                    continue;
+                }
+
+                _steps++;
+            }
+
+            if (pick is null)
+            {
+                if (Clock.FireEarliest() is { } at)
+                {
+                    Record($"{_steps}. time moves to {at}");
+                }
+
+                continue;
+            }
+
+            _resumedFrom = pick.WaitingOn is DeferredParkEvent ? pick.Body?.Current : pick.WaitingOn;
+            return pick;
+        }
+    }
+
+    /// <summary>Records the step that just ran on the worker: what the thread resumed from, what it got, and where it stopped.</summary>
+    internal void TurnEnded(GreenThread thread)
+    {
+        var advanced = thread.IsCompleted || thread.WaitingOn is DeferredParkEvent;
+        var from = _resumedFrom is null ? "starts" : advanced ? $"{_resumedFrom}{_resumedFrom.TraceResult()}" : $"parks on {_resumedFrom}";
+        var to = thread.IsCompleted ? ", then ends" : advanced ? $", then yields {thread.Body?.Current}" : string.Empty;
+        Record($"{_steps}. {thread}: {from}{to}");
+    }
+
+    /// <summary>
+    /// With no thread ready and no timer armed: ends the run if every thread has ended, or waits for work outside
+    /// the scheduler if a thread waits on some, or ends it as a deadlock. True if a thread became ready. Under the lock.
+    /// </summary>
+    private bool WaitOutside()
+    {
+        var scheduler = _scheduler!;
+        if (scheduler.LiveThreadCount == 0)
+        {
+            Finish();
+            return false;
+        }
+
+        var graph = scheduler.GetWaitGraph();
+        if (graph.Threads.Any(static t => t.EndsFromOutside))
+        {
+            // Not controlled: a task, a token or a channel completes when it does. Wait for its wake-up.
+            if (!Monitor.Wait(_lock, _options.OutsideWaitTimeout) && _ready.Count == 0)
+            {
+                FailUnderLock(ExplorationFailure.OutsideWait, null, $"Threads waited only on work outside the scheduler, which did not complete within {_options.OutsideWaitTimeout} (options.OutsideWaitTimeout).{Environment.NewLine}{scheduler.GetWaitGraph()}");
+                return false;
+            }
+
+            return _ready.Count > 0 || Clock.AnyPending;
+        }
+
+        FailUnderLock(ExplorationFailure.Deadlock, null, $"Deadlock: no thread can run, no timer is pending and nothing outside the scheduler is awaited.{Environment.NewLine}{graph}");
+        return false;
+    }
+
+    private void FailUnderLock(ExplorationFailure failure, Exception? exception, string description)
+    {
+        Failure = failure;
+        Exception = exception;
+        Description = description;
+        Finish();
+    }
+
+    /// <summary>Ends the run and wakes the exploring thread. Under the lock.</summary>
+    private void Finish()
+    {
+        _finished = true;
+        Monitor.PulseAll(_lock);
+    }
+
+    private void Record(string step)
+    {
+        foreach (var c in step)
+        {
+            _hash = (_hash ^ c) * 1099511628211UL;
+        }
+
+        _hash = (_hash ^ '\n') * 1099511628211UL;
+        _trace.Enqueue(step);
+        if (_trace.Count > _options.TraceLength)
+        {
+            _trace.Dequeue();
+        }
+    }
+}
