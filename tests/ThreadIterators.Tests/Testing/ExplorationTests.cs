@@ -115,6 +115,38 @@ public sealed class ExplorationTests
     }
 
     [Fact]
+    public void Explore_TimeoutRacingAPromptReply_TheTimeoutSideIsExploredToo()
+    {
+        // The server replies at its first step, but the ask's one-second timer may be fired before that step: the
+        // strategy chooses when a timer fires relative to the threads, as real time might.
+        var found = Exploration.Explore(RacingTimeout, new ExplorationOptions { Iterations = 1_000 });
+        Assert.Equal(ExplorationFailure.Exception, found.Failure);
+        Assert.Contains("timed out", found.Description, StringComparison.Ordinal);
+        Assert.Contains(found.Trace, step => step.Contains("time moves to 00:00:01", StringComparison.Ordinal));
+
+        static IEnumerable<Event> RacingTimeout(Scheduler scheduler)
+        {
+            var inbox = new Mailbox<Get>("prompt");
+            var server = scheduler.Spawn(Prompt(inbox), "prompt server");
+            var ask = inbox.Ask<int>(reply => new Get(reply), TimeSpan.FromSeconds(1));
+            yield return ask;
+            if (ask.Exception is TimeoutException)
+            {
+                throw new InvalidOperationException("the ask timed out although the server replies at once");
+            }
+
+            yield return server.Exited;
+        }
+
+        static IEnumerable<Event> Prompt(Mailbox<Get> inbox)
+        {
+            var request = inbox.Recv();
+            yield return request;
+            request.Value.Reply.Reply(1);
+        }
+    }
+
+    [Fact]
     public void Explore_ThreadsThatNeverStop_EndAtTheStepBound()
     {
         var result = Exploration.Explore(Spinning, new ExplorationOptions { Iterations = 3, MaxSteps = 500 });
