@@ -11,4 +11,10 @@ internal interface IScheduleStrategy
     /// <paramref name="ready"/> is never empty.
     /// </summary>
     int Choose(List<GreenThread> ready, bool timerPending, int step);
+
+    /// <summary>
+    /// Told that <paramref name="thread"/> gave up its turn on purpose (<see cref="Event.Yield"/>): it waits for
+    /// others, so a strategy that would otherwise keep running it (PCT's priorities) lets them go first.
+    /// </summary>
+    void Yielded(GreenThread thread);
 }

@@ -56,6 +56,15 @@ internal sealed class PctStrategy : IScheduleStrategy
         return pick == s_timer ? -1 : ready.IndexOf((GreenThread)pick);
     }
 
+    /// <summary>A thread that yields drops below every other, as Coyote's PCT does, so a wait that polls cannot starve the thread it polls for.</summary>
+    public void Yielded(GreenThread thread)
+    {
+        if (_order.Remove(thread))
+        {
+            _order.Add(thread);
+        }
+    }
+
     private void Know(object participant)
     {
         if (_known.Add(participant))

@@ -13,4 +13,8 @@ internal sealed class RandomStrategy(int seed) : IScheduleStrategy
         var pick = _random.Next(ready.Count + (timerPending ? 1 : 0));
         return pick == ready.Count ? -1 : pick;
     }
+
+    public void Yielded(GreenThread thread)
+    {
+    }
 }

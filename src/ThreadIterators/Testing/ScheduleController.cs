@@ -208,6 +208,10 @@ internal sealed class ScheduleController
         var from = _resumedFrom is null ? "starts" : advanced ? $"{_resumedFrom}{_resumedFrom.TraceResult()}" : $"parks on {_resumedFrom}";
         var to = thread.IsCompleted ? ", then ends" : advanced ? $", then yields {thread.Body?.Current}" : string.Empty;
         Record($"{_steps}. {thread}: {from}{to}");
+        if (advanced && !thread.IsCompleted && thread.Body?.Current is YieldEvent)
+        {
+            _strategy.Yielded(thread);
+        }
     }
 
     /// <summary>

@@ -1,0 +1,368 @@
+using System;
+using System.Collections.Generic;
+using System.Linq;
+using ThreadIterators;
+
+namespace ThreadIterators.Tests;
+
+/// <summary>
+/// The exploration tier of the runtime's contract: a selection of its promises (per-sender order, no message lost
+/// or duplicated, bounded room, joins, asks against a server that ends, stops, choices, timers) checked under many
+/// seeded schedules of both strategies, rather than under the few interleavings a real scheduler happens to produce.
+/// Each body counts every message it sends and receives and throws on the first broken promise.
+/// </summary>
+public sealed class ExploredContractTests
+{
+    /// <summary>Runs per strategy: enough to reach rare interleavings, few enough for CI (each run is well under a millisecond).</summary>
+    private const int Runs = 300;
+
+    private sealed record Numbered(int Sender, int Number);
+
+    private sealed record Request(ReplyTo<int> Reply);
+
+    public static TheoryData<ExplorationStrategy> Strategies => new() { ExplorationStrategy.Random, ExplorationStrategy.Pct };
+
+    [Theory]
+    [MemberData(nameof(Strategies))]
+    public void Mailbox_ThreeSenders_EveryMessageArrivesOnceInEachSendersOrder(ExplorationStrategy strategy) => AssertHolds(SendersKeepTheirOrder, strategy);
+
+    [Theory]
+    [MemberData(nameof(Strategies))]
+    public void BoundedMailbox_TwoProducers_NeverHoldsMoreThanItsCapacityAndLosesNothing(ExplorationStrategy strategy) => AssertHolds(BoundedRoom, strategy);
+
+    [Theory]
+    [MemberData(nameof(Strategies))]
+    public void Join_TreeOfSpawns_EveryLeafEndsBeforeTheRoot(ExplorationStrategy strategy) => AssertHolds(JoinTree, strategy);
+
+    [Theory]
+    [MemberData(nameof(Strategies))]
+    public void Ask_ServerEndingAfterThreeRequests_EveryAskGetsAReplyOrTheServersEnd(ExplorationStrategy strategy) => AssertHolds(AsksOutliveTheServer, strategy);
+
+    [Theory]
+    [MemberData(nameof(Strategies))]
+    public void Stop_ReceiverStoppedWhileMessagesArrive_EveryMessageIsTakenOrStillQueued(ExplorationStrategy strategy) => AssertHolds(StopLosesNothing, strategy);
+
+    [Theory]
+    [MemberData(nameof(Strategies))]
+    public void Choice_BetweenTwoMailboxes_TakesEveryMessageExactlyOnce(ExplorationStrategy strategy) => AssertHolds(ChoiceTakesEachOnce, strategy);
+
+    [Theory]
+    [MemberData(nameof(Strategies))]
+    public void Sleep_FiveSleepers_NoneWakesEarly(ExplorationStrategy strategy) => AssertHolds(SleepersWakeNoEarlier, strategy);
+
+    [Fact]
+    public void Tier_ABrokenPromise_IsFound()
+    {
+        // The tier can fail: the same check as SendersKeepTheirOrder, against a receiver that drops every seventh
+        // message, fails at once.
+        var result = Exploration.Explore(scheduler => SendersKeepTheirOrder(scheduler, dropEvery: 7), new ExplorationOptions { Iterations = Runs });
+        Assert.Equal(ExplorationFailure.Exception, result.Failure);
+    }
+
+    private static void AssertHolds(Func<Scheduler, IEnumerable<Event>> body, ExplorationStrategy strategy)
+    {
+        var result = Exploration.Explore(body, new ExplorationOptions { Strategy = strategy, Iterations = Runs });
+        Assert.False(result.Failed, result.ToString());
+        Assert.Equal(Runs, result.Iterations);
+    }
+
+    private static IEnumerable<Event> SendersKeepTheirOrder(Scheduler scheduler) => SendersKeepTheirOrder(scheduler, dropEvery: 0);
+
+    private static IEnumerable<Event> SendersKeepTheirOrder(Scheduler scheduler, int dropEvery)
+    {
+        const int senders = 3;
+        const int each = 8;
+        var inbox = new Mailbox<Numbered>("inbox");
+        var next = new int[senders];
+        var receiver = scheduler.Spawn(Receive(), "receiver");
+        var threads = Enumerable.Range(0, senders).Select(s => scheduler.Spawn(Send(s), $"sender {s}")).ToList();
+        foreach (var thread in threads)
+        {
+            yield return thread.Exited;
+        }
+
+        inbox.Complete();
+        yield return receiver.Exited;
+        if (next.Any(n => n != each))
+        {
+            throw new InvalidOperationException($"received per sender: {string.Join(", ", next)}; expected {each} each");
+        }
+
+        IEnumerable<Event> Send(int sender)
+        {
+            for (var i = 0; i < each; i++)
+            {
+                inbox.Send(new Numbered(sender, i));
+                yield return Event.Yield;
+            }
+        }
+
+        IEnumerable<Event> Receive()
+        {
+            var message = inbox.Recv();
+            var taken = 0;
+            while (true)
+            {
+                yield return message;
+                if (message.IsCompleted)
+                {
+                    yield break;
+                }
+
+                if (dropEvery != 0 && ++taken % dropEvery == 0)
+                {
+                    continue;
+                }
+
+                var (sender, number) = message.Value;
+                if (number != next[sender]++)
+                {
+                    throw new InvalidOperationException($"sender {sender}'s message {number} arrived when {next[sender] - 1} was due");
+                }
+            }
+        }
+    }
+
+    private static IEnumerable<Event> BoundedRoom(Scheduler scheduler)
+    {
+        const int capacity = 2;
+        const int each = 6;
+        var box = new Mailbox<int>(capacity, "bounded");
+        var sum = 0;
+        var consumer = scheduler.Spawn(Consume(), "consumer");
+        var producers = Enumerable.Range(0, 2).Select(p => scheduler.Spawn(Produce(p), $"producer {p}")).ToList();
+        foreach (var producer in producers)
+        {
+            yield return producer.Exited;
+        }
+
+        box.Complete();
+        yield return consumer.Exited;
+        var expected = Enumerable.Range(0, 2).Sum(p => Enumerable.Range(0, each).Sum(i => (p * 100) + i));
+        if (sum != expected)
+        {
+            throw new InvalidOperationException($"consumed a sum of {sum}; the producers put {expected}");
+        }
+
+        IEnumerable<Event> Produce(int producer)
+        {
+            for (var i = 0; i < each; i++)
+            {
+                yield return box.Put((producer * 100) + i);
+            }
+        }
+
+        IEnumerable<Event> Consume()
+        {
+            var message = box.Recv();
+            while (true)
+            {
+                if (box.Count > capacity)
+                {
+                    throw new InvalidOperationException($"{box} holds {box.Count} messages, over its capacity of {capacity}");
+                }
+
+                yield return message;
+                if (message.IsCompleted)
+                {
+                    yield break;
+                }
+
+                sum += message.Value;
+            }
+        }
+    }
+
+    private static IEnumerable<Event> JoinTree(Scheduler scheduler)
+    {
+        var ended = 0;
+        var root = scheduler.Spawn(Node(depth: 3), "root");
+        yield return root.Exited;
+        if (ended != 27)
+        {
+            throw new InvalidOperationException($"{ended} leaves ended before the root; expected 27");
+        }
+
+        IEnumerable<Event> Node(int depth)
+        {
+            if (depth == 0)
+            {
+                ended++;
+                yield break;
+            }
+
+            var children = Enumerable.Range(0, 3).Select(i => scheduler.Spawn(Node(depth - 1), $"node {depth}.{i}")).ToList();
+            foreach (var child in children)
+            {
+                yield return child.Exited;
+            }
+        }
+    }
+
+    private static IEnumerable<Event> AsksOutliveTheServer(Scheduler scheduler)
+    {
+        const int clients = 5;
+        const int served = 3;
+        var inbox = new Mailbox<Request>("server");
+        int replies = 0, serverEnded = 0;
+        var server = scheduler.Spawn(Serve(), "server");
+
+        // The server must be the mailbox's receiver when the clients ask, or nothing watches it for them: an ask made
+        // before the server's first receive is not told of its end (see the note on Mailbox.Ask).
+        while (!inbox.IsReceiverParked)
+        {
+            yield return Event.Yield;
+        }
+
+        var threads = Enumerable.Range(0, clients).Select(c => scheduler.Spawn(Ask(), $"client {c}")).ToList();
+        foreach (var thread in threads)
+        {
+            yield return thread.Exited;
+        }
+
+        yield return server.Exited;
+        if (replies != served || serverEnded != clients - served)
+        {
+            throw new InvalidOperationException($"{replies} replies and {serverEnded} server ends; expected {served} and {clients - served}");
+        }
+
+        IEnumerable<Event> Serve()
+        {
+            var request = inbox.Recv();
+            for (var i = 0; i < served; i++)
+            {
+                yield return request;
+                request.Value.Reply.Reply(i);
+            }
+        }
+
+        IEnumerable<Event> Ask()
+        {
+            var ask = inbox.Ask<int>(reply => new Request(reply), System.Threading.Timeout.InfiniteTimeSpan);
+            yield return ask;
+            if (ask.Exception is ServerEndedException)
+            {
+                serverEnded++;
+            }
+            else
+            {
+                _ = ask.Value;
+                replies++;
+            }
+        }
+    }
+
+    private static IEnumerable<Event> StopLosesNothing(Scheduler scheduler)
+    {
+        const int sent = 6;
+        var inbox = new Mailbox<int>("outliving") { OutlivesReceiver = true };
+        var taken = 0;
+        var receiver = scheduler.Spawn(Receive(), "receiver");
+        var sender = scheduler.Spawn(Send(), "sender");
+        yield return Event.Yield;
+        receiver.Stop("test");
+        yield return sender.Exited;
+        yield return receiver.Ended;
+        var left = 0;
+        while (inbox.TryRecv(out _))
+        {
+            left++;
+        }
+
+        if (taken + left != sent)
+        {
+            throw new InvalidOperationException($"{taken} taken and {left} left of {sent} sent");
+        }
+
+        IEnumerable<Event> Receive()
+        {
+            var message = inbox.Recv();
+            while (true)
+            {
+                yield return message;
+                taken++;
+            }
+        }
+
+        IEnumerable<Event> Send()
+        {
+            for (var i = 0; i < sent; i++)
+            {
+                inbox.Send(i);
+                yield return Event.Yield;
+            }
+        }
+    }
+
+    private static IEnumerable<Event> ChoiceTakesEachOnce(Scheduler scheduler)
+    {
+        const int each = 5;
+        var left = new Mailbox<int>("left");
+        var right = new Mailbox<int>("right");
+        var seen = new HashSet<int>();
+        var chooser = scheduler.Spawn(Choose(), "chooser");
+        var senders = new[] { scheduler.Spawn(Send(left, 0), "left sender"), scheduler.Spawn(Send(right, 100), "right sender") };
+        foreach (var sender in senders)
+        {
+            yield return sender.Exited;
+        }
+
+        yield return chooser.Exited;
+
+        IEnumerable<Event> Send(Mailbox<int> box, int offset)
+        {
+            for (var i = 0; i < each; i++)
+            {
+                box.Send(offset + i);
+                yield return Event.Yield;
+            }
+        }
+
+        IEnumerable<Event> Choose()
+        {
+            var fromLeft = left.Recv();
+            var fromRight = right.Recv();
+            var choice = new Choice(fromLeft, fromRight);
+            while (seen.Count < 2 * each)
+            {
+                yield return choice;
+                var value = choice.Index == 0 ? fromLeft.Value : fromRight.Value;
+                if (!seen.Add(value))
+                {
+                    throw new InvalidOperationException($"message {value} was taken twice");
+                }
+            }
+        }
+    }
+
+    private static IEnumerable<Event> SleepersWakeNoEarlier(Scheduler scheduler)
+    {
+        // A sleep counts from when its thread parks on it, which the strategy may delay (time moves while a thread
+        // waits for its turn, as it would on a busy machine): so the promise is no early wake, for every sleeper.
+        var clock = scheduler.TimeProvider;
+        var woken = 0;
+        var sleepers = Enumerable.Range(1, 5).Reverse().Select(s => scheduler.Spawn(Sleep(s), $"sleeper {s}")).ToList();
+        foreach (var sleeper in sleepers)
+        {
+            yield return sleeper.Exited;
+        }
+
+        if (woken != 5)
+        {
+            throw new InvalidOperationException($"{woken} of 5 sleepers woke");
+        }
+
+        IEnumerable<Event> Sleep(int seconds)
+        {
+            var start = clock.GetUtcNow();
+            yield return Event.Sleep(TimeSpan.FromSeconds(seconds));
+            var slept = clock.GetUtcNow() - start;
+            if (slept < TimeSpan.FromSeconds(seconds))
+            {
+                throw new InvalidOperationException($"a sleep of {seconds} s woke after {slept}");
+            }
+
+            woken++;
+        }
+    }
+}
