@@ -20,9 +20,11 @@ public sealed partial class Mailbox<T>
     /// <b>The server</b> is the green thread receiving from this mailbox when the request is sent
     /// (<see cref="Receiver"/>). The ask watches it: if it ends before replying (normally, by a fault, or stopped),
     /// the ask fails at once with a <see cref="ServerEndedException"/> carrying its end, not at the timeout. A
-    /// mailbox with no receiver yet, or read by async code, or between two receivers of a mailbox that outlives
-    /// them (<see cref="OutlivesReceiver"/>), has no server to watch: the request waits for whoever receives it, and
-    /// only the timeout bounds the wait. The watch does not count as observing the server's fault.
+    /// mailbox with no receiver yet, or between two receivers of a mailbox that outlives them
+    /// (<see cref="OutlivesReceiver"/>), has no server to watch yet: the ask watches the next green thread to become
+    /// its receiver, so a server that ends with the request still queued (a dead letter) fails the ask too. A mailbox
+    /// read by async code has no server: only the timeout bounds the wait. The watch does not count as observing the
+    /// server's fault.
     /// </para>
     /// <para>
     /// <b>Late answers.</b> Each request has its own reply target, so an answer that comes after the ask completed
@@ -88,6 +90,11 @@ public sealed partial class Mailbox<T>
             throw new InvalidOperationException($"{caller} asked {this}, which is bounded ({Capacity}) and full: the request was not sent. An ask does not wait for room; yield Put to wait, or make the mailbox larger.");
         }
 
+        if (server is null)
+        {
+            WatchNextReceiver(pending);
+        }
+
         return ask;
     }
 
@@ -142,15 +149,20 @@ public sealed partial class Mailbox<T>
         var send = SendAsync(message, cancellationToken);
         if (!send.IsCompletedSuccessfully)
         {
-            return SendThenAskAsync(send, ask, server);
+            return SendThenAskAsync(this, send, ask, server);
         }
 
         ask.Pending.Arm(server);
+        if (server is null)
+        {
+            WatchNextReceiver(ask.Pending);
+        }
+
         ask.WatchToken();
         return ask.Task;
     }
 
-    private static async Task<TReply> SendThenAskAsync<TReply>(ValueTask send, AskTask<TReply> ask, GreenThread? server)
+    private static async Task<TReply> SendThenAskAsync<TReply>(Mailbox<T> mailbox, ValueTask send, AskTask<TReply> ask, GreenThread? server)
     {
         try
         {
@@ -163,6 +175,11 @@ public sealed partial class Mailbox<T>
         }
 
         ask.Pending.Arm(server);
+        if (server is null)
+        {
+            mailbox.WatchNextReceiver(ask.Pending);
+        }
+
         ask.WatchToken();
         return await ask.Task.ConfigureAwait(false);
     }
@@ -172,6 +189,43 @@ public sealed partial class Mailbox<T>
         if ((timeout < TimeSpan.Zero && timeout != Timeout.InfiniteTimeSpan) || timeout > Event.MaxSleep)
         {
             throw new ArgumentOutOfRangeException(nameof(timeout), timeout, $"The timeout of an ask must last from zero to {Event.MaxSleepText}, or be Timeout.InfiniteTimeSpan.");
+        }
+    }
+
+    /// <summary>
+    /// Makes an ask that found no receiver to watch watch the next green thread to become this mailbox's receiver
+    /// (see <see cref="UnservedAsks"/> for the handshake with <see cref="Bind"/>); not for a mailbox read by async
+    /// code, which never gets one.
+    /// </summary>
+    private void WatchNextReceiver(IUnservedAsk ask)
+    {
+        if (Volatile.Read(ref _chooser) is MailboxChannelReader<T>)
+        {
+            return;
+        }
+
+        UnservedAsks.Add(this, ask);
+        WatchUnservedAsks();
+    }
+
+    /// <summary>
+    /// Hands the asks waiting for a receiver to the receiver, if there is a live one: after a bind, and after an ask
+    /// added itself (whichever of the two sees the other).
+    /// </summary>
+    private void WatchUnservedAsks()
+    {
+        var receiver = Volatile.Read(ref _receiver);
+        if (receiver is null || (OutlivesReceiver && receiver.IsCompleted) || UnservedAsks.Take(this) is not { } asks)
+        {
+            return;
+        }
+
+        foreach (var ask in asks)
+        {
+            if (!ask.IsDecided)
+            {
+                ask.WatchServer(receiver);
+            }
         }
     }
 

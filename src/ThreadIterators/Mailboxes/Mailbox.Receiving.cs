@@ -205,6 +205,12 @@ public sealed partial class Mailbox<T>
             // Its end sends this mailbox's messages to the dead letters.
             thread.AddReceived(this);
         }
+
+        // The swap above was the full fence of the handshake with an ask that found no receiver (UnservedAsks).
+        if (UnservedAsks.Any)
+        {
+            WatchUnservedAsks();
+        }
     }
 
     /// <summary>

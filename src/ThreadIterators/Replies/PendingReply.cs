@@ -32,7 +32,7 @@ namespace ThreadIterators;
 /// </para>
 /// </remarks>
 /// <typeparam name="T">The reply's type.</typeparam>
-internal sealed class PendingReply<T> : TimerEntry, IMessageTarget<ThreadExit>, IUnobservingTarget
+internal sealed class PendingReply<T> : TimerEntry, IMessageTarget<ThreadExit>, IUnobservingTarget, IUnservedAsk
 {
     /// <summary>A <see cref="ReplyOutcome"/>: Pending, then Deciding, then final, each once.</summary>
     private int _state;
@@ -96,7 +96,7 @@ internal sealed class PendingReply<T> : TimerEntry, IMessageTarget<ThreadExit>, 
     }
 
     /// <summary>Gets a value indicating whether the outcome is final.</summary>
-    internal bool IsDecided => Volatile.Read(ref _state) > (int)ReplyOutcome.Deciding;
+    public bool IsDecided => Volatile.Read(ref _state) > (int)ReplyOutcome.Deciding;
 
     /// <summary>
     /// Watches <paramref name="server"/> and starts the deadline. The asking thread, once, before the request is sent.
@@ -105,14 +105,7 @@ internal sealed class PendingReply<T> : TimerEntry, IMessageTarget<ThreadExit>, 
     {
         if (server is not null)
         {
-            // Fires here, at once, if the server has ended already.
-            var watch = server.Watch(this);
-            Volatile.Write(ref _watch, watch);
-            Interlocked.MemoryBarrier();
-            if (IsDecided)
-            {
-                watch.Remove();
-            }
+            WatchServer(server);
         }
 
         if (Timeout == System.Threading.Timeout.InfiniteTimeSpan || IsDecided)
@@ -233,6 +226,19 @@ internal sealed class PendingReply<T> : TimerEntry, IMessageTarget<ThreadExit>, 
     /// <summary>The deadline passed: the ask times out, unless it was decided.</summary>
     internal override void Fire() =>
         TryDecide(ReplyOutcome.TimedOut, default!, new TimeoutException($"{Describe()} had no reply within {Timeout}."));
+
+    /// <inheritdoc/>
+    public void WatchServer(GreenThread server)
+    {
+        // Fires here, at once, if the server has ended already.
+        var watch = server.Watch(this);
+        Volatile.Write(ref _watch, watch);
+        Interlocked.MemoryBarrier();
+        if (IsDecided)
+        {
+            watch.Remove();
+        }
+    }
 
     /// <summary>Names the ask in messages: who asked whom.</summary>
     internal string Describe() => $"{(Caller is null ? "An async caller" : Caller.ToString())} asking {Target}{(Server is { } server ? $" (served by {server})" : string.Empty)}";

@@ -236,6 +236,40 @@ public abstract partial class RuntimeContract
     }
 
     [Fact]
+    public async Task Ask_BeforeTheServerFirstReceives_TheServerEndingWithTheRequestQueuedFailsTheAsk()
+    {
+        // Found by the exploration tier: with no receiver to watch when it asked, an ask whose request the server
+        // left queued at its end (a dead letter) used to wait forever. It now watches the first receiver.
+        var requests = new Mailbox<Doubling>("late server");
+        long? answered = null;
+        var caller = Scheduler.Spawn(AskFirst(), "early caller");
+        WaitUntil(() => requests.Count == 1, "the green ask's request is queued");
+        var task = requests.AskAsync<long>(reply => new Doubling(5, reply), System.Threading.Timeout.InfiniteTimeSpan);
+        Assert.Equal(2, requests.Count);
+        var server = Scheduler.Spawn(AnswerOneThenEnd(), "answers once");
+
+        Join(caller);
+        Assert.Equal(8, answered);
+        var failure = await Assert.ThrowsAsync<ServerEndedException>(() => task.WaitAsync(Timeout));
+        Assert.Same(server, failure.Server);
+        Assert.Equal(ThreadOutcome.Completed, failure.Outcome);
+
+        IEnumerable<Event> AskFirst()
+        {
+            var ask = requests.Ask<long>(reply => new Doubling(4, reply), System.Threading.Timeout.InfiniteTimeSpan);
+            yield return ask;
+            answered = ask.Value;
+        }
+
+        IEnumerable<Event> AnswerOneThenEnd()
+        {
+            var request = requests.Recv();
+            yield return request;
+            request.Value.Reply.Reply(request.Value.Value * 2);
+        }
+    }
+
+    [Fact]
     public void Ask_ServerAnswersWithFail_TheCallerReadsThatException()
     {
         var requests = new Mailbox<Doubling>("picky");
