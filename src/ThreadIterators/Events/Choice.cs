@@ -316,6 +316,12 @@ public sealed class Choice : Event
         while (true)
         {
             var start = _next;
+            if (_rotating > 1 && thread.Scheduler.Controller is { } controller)
+            {
+                // An explored run: which ready branch wins is one of the run's decisions, not the rotation's.
+                start = controller.ChooseBranch(_rotating);
+            }
+
             _next = start + 1 >= _rotating ? 0 : start + 1;
             for (var k = 0; k < _order.Length; k++)
             {

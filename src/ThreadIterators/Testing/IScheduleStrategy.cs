@@ -17,4 +17,7 @@ internal interface IScheduleStrategy
     /// others, so a strategy that would otherwise keep running it (PCT's priorities) lets them go first.
     /// </summary>
     void Yielded(GreenThread thread);
+
+    /// <summary>Picks which of <paramref name="count"/> branches of a choice is looked at first, so any ready one may be taken; 0 to count - 1.</summary>
+    int ChooseBranch(int count);
 }

@@ -65,6 +65,9 @@ internal sealed class PctStrategy : IScheduleStrategy
         }
     }
 
+    /// <summary>A choice's branch is data, not a thread's priority: drawn uniformly, as Coyote's PCT draws its random booleans.</summary>
+    public int ChooseBranch(int count) => _random.Next(count);
+
     private void Know(object participant)
     {
         if (_known.Add(participant))

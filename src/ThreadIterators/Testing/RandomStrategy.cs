@@ -17,4 +17,6 @@ internal sealed class RandomStrategy(int seed) : IScheduleStrategy
     public void Yielded(GreenThread thread)
     {
     }
+
+    public int ChooseBranch(int count) => _random.Next(count);
 }

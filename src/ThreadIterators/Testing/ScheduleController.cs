@@ -201,6 +201,9 @@ internal sealed class ScheduleController
         }
     }
 
+    /// <summary>Picks the branch a choice looks at first (<see cref="Choice"/>); the worker, inside a step.</summary>
+    internal int ChooseBranch(int count) => _strategy.ChooseBranch(count);
+
     /// <summary>Records the step that just ran on the worker: what the thread resumed from, what it got, and where it stopped.</summary>
     internal void TurnEnded(GreenThread thread)
     {
