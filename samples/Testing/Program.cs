@@ -1,4 +1,5 @@
 using System;
+using System.Diagnostics;
 using System.Linq;
 using ThreadIterators;
 using ThreadIterators.Samples.Testing;
@@ -22,3 +23,15 @@ foreach (var bug in ClassicBugs.All)
         Console.WriteLine($"| {bug.Name} | {strategy} | {Show(runs[runs.Count / 2])} ({Show(runs[0])}-{Show(runs[^1])}) | {(fixedRuns.Failed ? $"FAILED: {fixedRuns.Failure}" : fixedRuns.Iterations.ToString(System.Globalization.CultureInfo.InvariantCulture))} | {fixedRuns.Iterations / fixedRuns.Elapsed.TotalSeconds:F0} |");
     }
 }
+
+// A 30-second timeout under virtual time: the real time of one run (Replay, which is one run), median of 21.
+Exploration.Explore(VirtualTimeout.Test, new ExplorationOptions { Iterations = 50 });
+var times = Enumerable.Range(0, 21).Select(seed =>
+{
+    var stopwatch = Stopwatch.StartNew();
+    var run = Exploration.Replay(VirtualTimeout.Test, seed);
+    stopwatch.Stop();
+    return run.Failed ? throw new InvalidOperationException(run.ToString()) : stopwatch.Elapsed.TotalMilliseconds;
+}).Order().ToList();
+Console.WriteLine();
+Console.WriteLine($"A test of a 30-second timeout, one run: {times[10]:F3} ms median of 21 ({times[0]:F3}-{times[^1]:F3} ms), virtual time only.");

@@ -225,8 +225,12 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
         }
     }
 
-    /// <summary>Gets where all of this scheduler's time comes from (<see cref="SchedulerOptions.TimeProvider"/>).</summary>
-    internal TimeProvider TimeProvider { get; }
+    /// <summary>
+    /// Gets where all of this scheduler's time comes from (<see cref="SchedulerOptions.TimeProvider"/>): the clock its
+    /// sleeps, timeouts and timers run on. In a run of <see cref="Exploration"/> it is the run's virtual clock, so a
+    /// test reads the time its threads see from here rather than from the machine.
+    /// </summary>
+    public TimeProvider TimeProvider { get; }
 
     /// <summary>Gets the implementation of <see cref="Policy"/>.</summary>
     internal IPlacementPolicy Placement { get; }
