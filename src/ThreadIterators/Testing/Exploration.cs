@@ -97,7 +97,6 @@ public static class Exploration
             run.Attach(scheduler);
             scheduler.UnobservedFault += (_, e) => run.Fail(ExplorationFailure.Exception, e.Exception, $"{e.Thread} ended with an exception that nothing observed: {e.Exception.GetType().Name}: {e.Exception.Message}");
             scheduler.Spawn(test(scheduler), "test");
-            run.Start();
             scheduler.Workers[0].RunControlledHere();
         }
         finally

@@ -13,7 +13,7 @@ namespace ThreadIterators;
 /// </summary>
 /// <remarks>
 /// <see cref="Next"/> and <see cref="TurnEnded"/>: the worker. <see cref="Ready"/>: any thread (a task completing
-/// outside). The result members: the exploring thread, once <see cref="WaitForEnd"/> has returned.
+/// outside). The result members: the exploring thread, once <see cref="Next"/> has returned null.
 /// </remarks>
 internal sealed class ScheduleController
 {
@@ -29,8 +29,6 @@ internal sealed class ScheduleController
     private readonly Queue<string> _trace = new();
 
     private Scheduler? _scheduler;
-
-    private bool _started;
 
     private bool _finished;
 
@@ -73,16 +71,6 @@ internal sealed class ScheduleController
     /// <summary>Binds the controller to its scheduler, once made.</summary>
     internal void Attach(Scheduler scheduler) => _scheduler = scheduler;
 
-    /// <summary>Lets the worker take steps: the test's thread is spawned.</summary>
-    internal void Start()
-    {
-        lock (_lock)
-        {
-            _started = true;
-            Monitor.PulseAll(_lock);
-        }
-    }
-
     /// <summary>Adds a thread made ready. Any thread.</summary>
     internal void Ready(GreenThread thread)
     {
@@ -114,27 +102,6 @@ internal sealed class ScheduleController
         }
     }
 
-    /// <summary>Blocks the exploring thread until the run has ended; false if <paramref name="timeout"/> passed first.</summary>
-    internal bool WaitForEnd(TimeSpan timeout)
-    {
-        var deadline = DateTime.UtcNow + timeout;
-        lock (_lock)
-        {
-            while (!_finished)
-            {
-                var left = deadline - DateTime.UtcNow;
-                if (left <= TimeSpan.Zero)
-                {
-                    return false;
-                }
-
-                Monitor.Wait(_lock, left);
-            }
-
-            return true;
-        }
-    }
-
     /// <summary>
     /// The worker's next step: a thread to run, after firing any timers the strategy chose or nothing else allowed;
     /// null once the run has ended (the worker then idles until the scheduler is disposed).
@@ -146,11 +113,6 @@ internal sealed class ScheduleController
             GreenThread? pick = null;
             lock (_lock)
             {
-                while (!_started)
-                {
-                    Monitor.Wait(_lock);
-                }
-
                 if (_finished)
                 {
                     return null;
@@ -255,12 +217,8 @@ internal sealed class ScheduleController
         Finish();
     }
 
-    /// <summary>Ends the run and wakes the exploring thread. Under the lock.</summary>
-    private void Finish()
-    {
-        _finished = true;
-        Monitor.PulseAll(_lock);
-    }
+    /// <summary>Ends the run: <see cref="Next"/> returns null from now on. Under the lock.</summary>
+    private void Finish() => _finished = true;
 
     private void Record(string step)
     {
