@@ -2,22 +2,17 @@ using System;
 using System.Collections.Generic;
 using System.Linq;
 using ThreadIterators;
+using ThreadIterators.Samples.Testing;
 
 namespace ThreadIterators.Tests;
 
 /// <summary>
-/// The controlled scheduler: seeded exploration finds bugs that need a particular interleaving, a seed replays its
+/// The controlled scheduler, on the programs of samples/Testing and small bodies of its own: seeded exploration finds bugs that need a particular interleaving, a seed replays its
 /// run exactly, time is virtual, and deadlocks and livelocks end a run with a report.
 /// </summary>
 public sealed class ExplorationTests
 {
-    private static readonly TimeSpan Forever = System.Threading.Timeout.InfiniteTimeSpan;
-
     private sealed record Get(ReplyTo<int> Reply);
-
-    private sealed record Set(int Value, ReplyTo<bool> Reply);
-
-    private sealed record Increment(ReplyTo<int> Reply);
 
     [Theory]
     [InlineData(ExplorationStrategy.Random)]
@@ -25,7 +20,7 @@ public sealed class ExplorationTests
     public void Explore_LostUpdateThroughGetThenSet_FoundAndItsSeedReplaysTheSameTrace(ExplorationStrategy strategy)
     {
         var options = new ExplorationOptions { Strategy = strategy, Iterations = 1_000 };
-        var found = Exploration.Explore(LostUpdate, options);
+        var found = Exploration.Explore(LostUpdate.Buggy, options);
 
         Assert.True(found.Failed, found.ToString());
         Assert.Equal(ExplorationFailure.Exception, found.Failure);
@@ -33,7 +28,7 @@ public sealed class ExplorationTests
         Assert.NotEmpty(found.Trace);
         Assert.Contains(found.Trace, step => step.Contains("'client 1'", StringComparison.Ordinal));
 
-        var replayed = Exploration.Replay(LostUpdate, found.Seed, options);
+        var replayed = Exploration.Replay(LostUpdate.Buggy, found.Seed, options);
         Assert.Equal(found.Failure, replayed.Failure);
         Assert.Equal(found.TraceHash, replayed.TraceHash);
         Assert.Equal(found.Trace, replayed.Trace);
@@ -44,8 +39,8 @@ public sealed class ExplorationTests
     public void Explore_SameOptionsTwice_SameRunsFailAtTheSameSeedWithTheSameTrace()
     {
         var options = new ExplorationOptions { Iterations = 1_000, FirstSeed = 7 };
-        var first = Exploration.Explore(LostUpdate, options);
-        var second = Exploration.Explore(LostUpdate, options);
+        var first = Exploration.Explore(LostUpdate.Buggy, options);
+        var second = Exploration.Explore(LostUpdate.Buggy, options);
         Assert.True(first.Failed);
         Assert.Equal(first.Seed, second.Seed);
         Assert.Equal(first.TraceHash, second.TraceHash);
@@ -56,7 +51,7 @@ public sealed class ExplorationTests
     {
         foreach (var strategy in new[] { ExplorationStrategy.Random, ExplorationStrategy.Pct })
         {
-            var result = Exploration.Explore(FixedCounter, new ExplorationOptions { Strategy = strategy, Iterations = 300 });
+            var result = Exploration.Explore(LostUpdate.Fixed, new ExplorationOptions { Strategy = strategy, Iterations = 300 });
             Assert.False(result.Failed, result.ToString());
             Assert.Equal(300, result.Iterations);
         }
@@ -68,14 +63,14 @@ public sealed class ExplorationTests
     public void FixedCounter_OnAnOrdinaryScheduler_RunsUnchanged(int workers)
     {
         using var scheduler = new Scheduler(workers);
-        var test = scheduler.Spawn(FixedCounter(scheduler), "test");
+        var test = scheduler.Spawn(LostUpdate.Fixed(scheduler), "test");
         test.WaitOrThrow(Waiting.Timeout);
     }
 
     [Fact]
     public void Explore_RingOfAsksThatCanDeadlock_FoundWithTheCycleInTheReport()
     {
-        var found = Exploration.Explore(Philosophers, new ExplorationOptions { Iterations = 1_000 });
+        var found = Exploration.Explore(Philosophers.Buggy, new ExplorationOptions { Iterations = 1_000 });
         Assert.Equal(ExplorationFailure.Deadlock, found.Failure);
         Assert.Contains("Deadlock, a cycle of waits:", found.Description, StringComparison.Ordinal);
         for (var i = 0; i < 3; i++)
@@ -87,31 +82,10 @@ public sealed class ExplorationTests
     [Fact]
     public void Explore_ThirtySecondTimeout_TakesVirtualTimeOnly()
     {
-        // A reply that never comes: the ask's 30 s deadline fires as soon as nothing else can run.
-        var result = Exploration.Explore(TimesOut, new ExplorationOptions { Iterations = 10 });
+        // A reply that never comes: the ask's 30 s deadline fires as soon as nothing else can run (samples/Testing).
+        var result = Exploration.Explore(VirtualTimeout.Test, new ExplorationOptions { Iterations = 10 });
         Assert.False(result.Failed, result.ToString());
         Assert.True(result.VirtualTime >= TimeSpan.FromSeconds(30), $"virtual time {result.VirtualTime}");
-
-        static IEnumerable<Event> TimesOut(Scheduler scheduler)
-        {
-            var silent = new Mailbox<Get>("silent");
-            var server = scheduler.Spawn(Silent(silent), "silent server");
-            var ask = silent.Ask<int>(reply => new Get(reply), TimeSpan.FromSeconds(30));
-            yield return ask;
-            if (ask.Exception is not TimeoutException)
-            {
-                throw new InvalidOperationException($"expected a timeout, got {ask.Exception?.ToString() ?? ask.Value.ToString()}");
-            }
-
-            server.Stop();
-            yield return server.Ended;
-        }
-
-        static IEnumerable<Event> Silent(Mailbox<Get> inbox)
-        {
-            yield return inbox.Recv();
-            yield return Event.Sleep(TimeSpan.FromDays(1));
-        }
     }
 
     [Fact]
@@ -193,145 +167,8 @@ public sealed class ExplorationTests
     [Fact]
     public void Explore_BadOptions_ThrowNamingTheOption()
     {
-        var exception = Assert.Throws<ArgumentOutOfRangeException>(() => Exploration.Explore(FixedCounter, new ExplorationOptions { Iterations = 0 }));
+        var exception = Assert.Throws<ArgumentOutOfRangeException>(() => Exploration.Explore(LostUpdate.Fixed, new ExplorationOptions { Iterations = 0 }));
         Assert.Equal("options.Iterations", exception.ParamName);
         Assert.Throws<ArgumentNullException>(() => Exploration.Explore(null!));
-    }
-
-    /// <summary>Two clients each read the counter and then write it plus one: an interleaving of the two loses an update.</summary>
-    internal static IEnumerable<Event> LostUpdate(Scheduler scheduler)
-    {
-        var inbox = new Mailbox<object>("counter");
-        var value = 0;
-        var server = scheduler.Spawn(Server(), "counter");
-        var clients = Enumerable.Range(0, 2).Select(i => scheduler.Spawn(Client(), $"client {i}")).ToList();
-        foreach (var client in clients)
-        {
-            yield return client.Exited;
-        }
-
-        inbox.Complete();
-        yield return server.Exited;
-        if (value != 2)
-        {
-            throw new InvalidOperationException($"lost update: two increments left the counter at {value}");
-        }
-
-        IEnumerable<Event> Server()
-        {
-            var request = inbox.Recv();
-            while (true)
-            {
-                yield return request;
-                if (request.IsCompleted)
-                {
-                    yield break;
-                }
-
-                switch (request.Value)
-                {
-                    case Get get:
-                        get.Reply.Reply(value);
-                        break;
-                    case Set set:
-                        value = set.Value;
-                        set.Reply.Reply(true);
-                        break;
-                }
-            }
-        }
-
-        IEnumerable<Event> Client()
-        {
-            var get = inbox.Ask<int>(reply => new Get(reply), Forever);
-            yield return get;
-            var set = inbox.Ask<bool>(reply => new Set(get.Value + 1, reply), Forever);
-            yield return set;
-        }
-    }
-
-    /// <summary>The fix: the server increments, so no interleaving of the clients can lose an update.</summary>
-    internal static IEnumerable<Event> FixedCounter(Scheduler scheduler)
-    {
-        var inbox = new Mailbox<Increment>("counter");
-        var value = 0;
-        var server = scheduler.Spawn(Server(), "counter");
-        var clients = Enumerable.Range(0, 2).Select(i => scheduler.Spawn(Client(), $"client {i}")).ToList();
-        foreach (var client in clients)
-        {
-            yield return client.Exited;
-        }
-
-        inbox.Complete();
-        yield return server.Exited;
-        if (value != 2)
-        {
-            throw new InvalidOperationException($"lost update: two increments left the counter at {value}");
-        }
-
-        IEnumerable<Event> Server()
-        {
-            var request = inbox.Recv();
-            while (true)
-            {
-                yield return request;
-                if (request.IsCompleted)
-                {
-                    yield break;
-                }
-
-                request.Value.Reply.Reply(++value);
-            }
-        }
-
-        IEnumerable<Event> Client()
-        {
-            yield return inbox.Ask<int>(reply => new Increment(reply), Forever);
-        }
-    }
-
-    /// <summary>
-    /// Three philosophers, each the keeper of its left fork, which it hands to its left neighbour on request. Each
-    /// sits down (receiving its seat, so it is its mailbox's receiver), hands its fork over if the request is already
-    /// there, thinks, then asks its right neighbour for theirs, and hands its own over afterwards if it had not. If every
-    /// philosopher asks before its own request has arrived, every ask waits on a philosopher who is asking too.
-    /// </summary>
-    internal static IEnumerable<Event> Philosophers(Scheduler scheduler)
-    {
-        const int count = 3;
-        var inboxes = Enumerable.Range(0, count).Select(i => new Mailbox<object>($"philosopher {i}")).ToArray();
-        foreach (var inbox in inboxes)
-        {
-            inbox.Send("seat");
-        }
-
-        var threads = Enumerable.Range(0, count).Select(i => scheduler.Spawn(Philosopher(i), $"philosopher {i}")).ToList();
-        foreach (var thread in threads)
-        {
-            yield return thread.Exited;
-        }
-
-        IEnumerable<Event> Philosopher(int index)
-        {
-            var inbox = inboxes[index];
-            var next = inbox.Recv();
-            yield return next;
-            var served = false;
-            if (inbox.TryRecv(out var early))
-            {
-                ((Get)early).Reply.Reply(index);
-                served = true;
-            }
-
-            // Thinks a while before asking, so a neighbour's request may arrive after the look.
-            yield return Event.Yield;
-            var ask = inboxes[(index + 1) % count].Ask<int>(reply => new Get(reply), Forever);
-            yield return ask;
-            if (!served)
-            {
-                yield return next;
-                ((Get)next.Value).Reply.Reply(index);
-            }
-        }
     }
 }
