@@ -120,7 +120,10 @@ public sealed class TaskEvent<T> : Event
         }
 
         _wait.CheckArmed(thread, this);
-        if (_task.IsCompletedSuccessfully)
+        // In an explored run a completed task still parks the thread, and its completion comes back as a wake-up from
+        // outside, which the run takes when its strategy picks it: whether the task had completed by now is real time.
+        var explored = thread.Scheduler.Controller is not null;
+        if (_task.IsCompletedSuccessfully && !explored)
         {
             // The common fast case (a cached or synchronously completed task): no compare-and-swap, no try block.
             _wait.TakeCompleted(thread);
@@ -132,7 +135,7 @@ public sealed class TaskEvent<T> : Event
         try
         {
             var awaiter = _task.ConfigureAwait(false).GetAwaiter();
-            if (awaiter.IsCompleted)
+            if (awaiter.IsCompleted && !explored)
             {
                 Capture(thread);
                 return EventOutcome.Continue;

@@ -1,8 +1,8 @@
 namespace ThreadIterators;
 
 /// <summary>
-/// The placement of an explored run: every thread made ready, by a spawn, a wake-up or a yield, from the worker or
-/// from outside, goes to the controller's ready set, where the run's strategy picks the next to run.
+/// The placement of an explored run: every thread made ready, by a spawn, a wake-up or a yield, goes to the
+/// controller, where the run's strategy picks the next to run.
 /// </summary>
 internal sealed class ControlledPolicy(ScheduleController controller) : IPlacementPolicy
 {
@@ -14,9 +14,11 @@ internal sealed class ControlledPolicy(ScheduleController controller) : IPlaceme
 
     public void Spawned(GreenThread thread, Worker? spawner) => controller.Ready(thread);
 
-    public void Woken(GreenThread thread, Worker? waker) => controller.Ready(thread);
+    // A wake-up from another OS thread (a task completing, a send from plain code) is held by the controller until
+    // the run's strategy takes it, so that outside work completes in a seeded order.
+    public void Woken(GreenThread thread, Worker? waker) => controller.Ready(thread, fromOutside: waker is null);
 
-    public void WokenAlongside(GreenThread thread, Worker? waker) => controller.Ready(thread);
+    public void WokenAlongside(GreenThread thread, Worker? waker) => controller.Ready(thread, fromOutside: waker is null);
 
     public void Yielded(GreenThread thread, Worker worker) => controller.Ready(thread);
 

@@ -20,8 +20,9 @@ namespace ThreadIterators;
 /// the wait-for graph), or when it takes more than <see cref="ExplorationOptions.MaxSteps"/> steps.
 /// </para>
 /// <para>
-/// Not controlled: work outside the scheduler. A thread that waits on a task, a cancellation token or a channel is
-/// woken when that completes, in real time; such a run is only as repeatable as that work.
+/// Work outside the scheduler: a wake-up from another OS thread (a task completing) is held until nothing else can
+/// run, and then the strategy picks which waiting thread's work the run waits for, so tasks complete in a seeded
+/// order. A token or channel already signalled when yielded completes at once; that much is not controlled.
 /// </para>
 /// </remarks>
 public static class Exploration

@@ -21,6 +21,9 @@ internal sealed class ScheduleController
 
     private readonly List<GreenThread> _ready = [];
 
+    /// <summary>Threads woken from other OS threads, held until the strategy takes them (<see cref="Ready"/>).</summary>
+    private readonly List<GreenThread> _outside = [];
+
     private readonly IScheduleStrategy _strategy;
 
     private readonly ExplorationOptions _options;
@@ -71,12 +74,16 @@ internal sealed class ScheduleController
     /// <summary>Binds the controller to its scheduler, once made.</summary>
     internal void Attach(Scheduler scheduler) => _scheduler = scheduler;
 
-    /// <summary>Adds a thread made ready. Any thread.</summary>
-    internal void Ready(GreenThread thread)
+    /// <summary>
+    /// Adds a thread made ready. Any thread. One woken from another OS thread (<paramref name="fromOutside"/>) is held
+    /// apart until the run, with nothing else to do, picks it (<see cref="WaitOutside"/>): when outside work completes
+    /// is real time, so taking its completions only at decisions of the strategy keeps a run repeatable.
+    /// </summary>
+    internal void Ready(GreenThread thread, bool fromOutside = false)
     {
         lock (_lock)
         {
-            _ready.Add(thread);
+            (fromOutside ? _outside : _ready).Add(thread);
             Monitor.PulseAll(_lock);
         }
     }
@@ -180,8 +187,9 @@ internal sealed class ScheduleController
     }
 
     /// <summary>
-    /// With no thread ready and no timer armed: ends the run if every thread has ended, or waits for work outside
-    /// the scheduler if a thread waits on some, or ends it as a deadlock. True if a thread became ready. Under the lock.
+    /// With no thread ready and no timer armed: ends the run if every thread has ended, or takes one wake-up from work
+    /// outside the scheduler if a thread waits on some, or ends it as a deadlock. True if a thread became ready.
+    /// Under the lock.
     /// </summary>
     private bool WaitOutside()
     {
@@ -192,21 +200,38 @@ internal sealed class ScheduleController
             return false;
         }
 
+        // The threads that outside work can wake, in id order: those the graph shows waiting on a task, a token or a
+        // channel, and any already woken from another OS thread. The strategy picks one; the run waits, in real
+        // time, for that one's wake-up alone, whatever else completes first.
         var graph = scheduler.GetWaitGraph();
-        if (graph.Threads.Any(static t => t.EndsFromOutside))
+        var candidates = graph.Threads.Where(static t => t.EndsFromOutside).Select(static t => t.Thread).Union(_outside).OrderBy(static t => t.Id).ToList();
+        if (candidates.Count == 0)
         {
-            // Not controlled: a task, a token or a channel completes when it does. Wait for its wake-up.
-            if (!Monitor.Wait(_lock, _options.OutsideWaitTimeout) && _ready.Count == 0)
-            {
-                FailUnderLock(ExplorationFailure.OutsideWait, null, $"Threads waited only on work outside the scheduler, which did not complete within {_options.OutsideWaitTimeout} (options.OutsideWaitTimeout).{Environment.NewLine}{scheduler.GetWaitGraph()}");
-                return false;
-            }
-
-            return _ready.Count > 0 || Clock.AnyPending;
+            FailUnderLock(ExplorationFailure.Deadlock, null, $"Deadlock: no thread can run, no timer is pending and nothing outside the scheduler is awaited.{Environment.NewLine}{graph}");
+            return false;
         }
 
-        FailUnderLock(ExplorationFailure.Deadlock, null, $"Deadlock: no thread can run, no timer is pending and nothing outside the scheduler is awaited.{Environment.NewLine}{graph}");
-        return false;
+        var target = candidates[_strategy.ChooseBranch(candidates.Count)];
+        var deadline = DateTime.UtcNow + _options.OutsideWaitTimeout;
+        while (!_outside.Contains(target))
+        {
+            var left = deadline - DateTime.UtcNow;
+            if (left <= TimeSpan.Zero || !Monitor.Wait(_lock, left))
+            {
+                if (_outside.Contains(target))
+                {
+                    break;
+                }
+
+                FailUnderLock(ExplorationFailure.OutsideWait, null, $"{target} waited on work outside the scheduler, which did not complete within {_options.OutsideWaitTimeout} (options.OutsideWaitTimeout).{Environment.NewLine}{scheduler.GetWaitGraph()}");
+                return false;
+            }
+        }
+
+        _outside.Remove(target);
+        _ready.Add(target);
+        Record($"{_steps}. {target} is woken by work outside the scheduler");
+        return true;
     }
 
     private void FailUnderLock(ExplorationFailure failure, Exception? exception, string description)

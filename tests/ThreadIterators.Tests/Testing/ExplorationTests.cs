@@ -148,6 +148,60 @@ public sealed class ExplorationTests
     }
 
     [Fact]
+    public void Explore_TasksCompletingOutside_CompleteInASeededOrder_AndReplayExactly()
+    {
+        // Two threads each wait on a task that completes on the thread pool, the second task before the first in real
+        // time. The run takes each completion only when the strategy picks it, so the order the threads resume in is
+        // the run's decision, and the same seed gives the same trace whatever the pool did.
+        var options = new ExplorationOptions { Iterations = 200 };
+        var found = Exploration.Explore(OrderOfTasks, options);
+        Assert.Equal(ExplorationFailure.Exception, found.Failure);
+        Assert.Contains("'second' resumed before 'first'", found.Description, StringComparison.Ordinal);
+        Assert.Contains(found.Trace, step => step.Contains("is woken by work outside the scheduler", StringComparison.Ordinal));
+        for (var i = 0; i < 3; i++)
+        {
+            Assert.Equal(found.TraceHash, Exploration.Replay(OrderOfTasks, found.Seed, options).TraceHash);
+        }
+
+        var passing = Exploration.Replay(OrderOfTasks, found.Seed == 0 ? 1 : 0, options);
+        for (var seed = 0; seed < 20 && passing.Failed; seed++)
+        {
+            passing = Exploration.Replay(OrderOfTasks, seed, options);
+        }
+
+        Assert.False(passing.Failed, "no seed of 20 let 'first' resume first");
+        Assert.Equal(passing.TraceHash, Exploration.Replay(OrderOfTasks, passing.Seed, options).TraceHash);
+
+        static IEnumerable<Event> OrderOfTasks(Scheduler scheduler)
+        {
+            var resumed = new List<string>();
+            var first = new System.Threading.Tasks.TaskCompletionSource<int>(System.Threading.Tasks.TaskCreationOptions.RunContinuationsAsynchronously);
+            var second = new System.Threading.Tasks.TaskCompletionSource<int>(System.Threading.Tasks.TaskCreationOptions.RunContinuationsAsynchronously);
+            var threads = new[] { scheduler.Spawn(Await(first.Task, "first"), "first"), scheduler.Spawn(Await(second.Task, "second"), "second") };
+            _ = System.Threading.Tasks.Task.Run(() =>
+            {
+                second.SetResult(2);
+                first.SetResult(1);
+            });
+            foreach (var thread in threads)
+            {
+                yield return thread.Exited;
+            }
+
+            if (resumed[0] == "second")
+            {
+                throw new InvalidOperationException("'second' resumed before 'first'");
+            }
+
+            IEnumerable<Event> Await(System.Threading.Tasks.Task<int> task, string name)
+            {
+                yield return task.AsEvent();
+                resumed.Add(name);
+            }
+        }
+    }
+
+    [Fact]
     public void Explore_ThreadsThatNeverStop_EndAtTheStepBound()
     {
         var result = Exploration.Explore(Spinning, new ExplorationOptions { Iterations = 3, MaxSteps = 500 });
