@@ -97,15 +97,10 @@ internal sealed class ScheduleController
     {
         lock (_lock)
         {
-            if (Failure != ExplorationFailure.None)
+            if (Failure == ExplorationFailure.None)
             {
-                return;
+                FailUnderLock(failure, exception, description);
             }
-
-            Failure = failure;
-            Exception = exception;
-            Description = description;
-            Finish();
         }
     }
 
@@ -234,6 +229,7 @@ internal sealed class ScheduleController
         return true;
     }
 
+    /// <summary>Ends the run with a failure. Under the lock.</summary>
     private void FailUnderLock(ExplorationFailure failure, Exception? exception, string description)
     {
         Failure = failure;
