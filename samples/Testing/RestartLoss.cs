@@ -7,7 +7,7 @@ namespace ThreadIterators.Samples.Testing;
 /// A supervisor restarts a worker that crashes; the worker's mailbox outlives it, so a restarted worker takes the
 /// queued jobs. The worker needs its configuration, which another thread loads. Buggy: a job that arrives before the
 /// configuration crashes the worker after it took the job from the mailbox, and the restart does not bring that job
-/// back: it is lost. Fixed: the worker waits for the configuration before it takes a job.
+/// back: it is lost. Fixed: the supervisor starts the worker once the configuration is loaded (it joins the loader).
 /// </summary>
 public static class RestartLoss
 {
@@ -16,18 +16,18 @@ public static class RestartLoss
     private const int Stop = -1;
 
     /// <summary>The buggy test.</summary>
-    public static IEnumerable<Event> Buggy(Scheduler scheduler) => Run(scheduler, waitsForConfiguration: false);
+    public static IEnumerable<Event> Buggy(Scheduler scheduler) => Run(scheduler, waitsForLoader: false);
 
     /// <summary>The fixed test.</summary>
-    public static IEnumerable<Event> Fixed(Scheduler scheduler) => Run(scheduler, waitsForConfiguration: true);
+    public static IEnumerable<Event> Fixed(Scheduler scheduler) => Run(scheduler, waitsForLoader: true);
 
-    private static IEnumerable<Event> Run(Scheduler scheduler, bool waitsForConfiguration)
+    private static IEnumerable<Event> Run(Scheduler scheduler, bool waitsForLoader)
     {
         var jobs = new Mailbox<int>("jobs") { OutlivesReceiver = true };
         var configured = false;
         var processed = 0;
-        var supervisor = scheduler.Spawn(Supervise(), "supervisor");
         var loader = scheduler.Spawn(Load(), "configuration loader");
+        var supervisor = scheduler.Spawn(Supervise(), "supervisor");
         for (var job = 1; job <= Jobs; job++)
         {
             jobs.Send(job);
@@ -41,6 +41,11 @@ public static class RestartLoss
 
         IEnumerable<Event> Supervise()
         {
+            if (waitsForLoader)
+            {
+                yield return loader.Exited;
+            }
+
             for (var restarts = 0; restarts <= 3; restarts++)
             {
                 var worker = scheduler.Spawn(Work(), "worker");
@@ -63,14 +68,6 @@ public static class RestartLoss
             var job = jobs.Recv();
             while (true)
             {
-                if (waitsForConfiguration)
-                {
-                    while (!configured)
-                    {
-                        yield return Event.Yield;
-                    }
-                }
-
                 yield return job;
                 if (job.Value == Stop)
                 {
