@@ -115,7 +115,7 @@ public sealed class ChannelReadEvent<T> : Event
     internal override EventOutcome Park(GreenThread thread, Worker worker)
     {
         _wait.Bind(thread, this);
-        return ReadOrWait(thread, worker);
+        return ReadOrWait(thread, worker, readFirst: !thread.Scheduler.SeedsOutsideWork);
     }
 
     internal override EventOutcome Resume(GreenThread thread, Worker worker)
@@ -126,7 +126,7 @@ public sealed class ChannelReadEvent<T> : Event
             return resumed;
         }
 
-        return ChannelMayHaveItems() ? ReadOrWait(thread, worker) : EventOutcome.Continue;
+        return ChannelMayHaveItems() ? ReadOrWait(thread, worker, readFirst: true) : EventOutcome.Continue;
     }
 
     internal override void Abandon(GreenThread thread) => _wait.Abandon(thread);
@@ -141,13 +141,16 @@ public sealed class ChannelReadEvent<T> : Event
     internal override EventOutcome TryCompleteNow(GreenThread thread)
     {
         _wait.Bind(thread, this);
+        var readFirst = !thread.Scheduler.SeedsOutsideWork;
         while (true)
         {
-            if (_reader.TryRead(out var item))
+            if (readFirst && _reader.TryRead(out var item))
             {
                 Deliver(item);
                 return EventOutcome.Continue;
             }
+
+            readFirst = true;
 
             // Asked now, not at enlisting: a completed channel answers at once, and so completes the choice here.
             if (!_wait.IsPending)
@@ -206,15 +209,22 @@ public sealed class ChannelReadEvent<T> : Event
     }
 
     /// <summary>Reads an item if there is one, else waits on the channel until it may have one, again while other readers take them first.</summary>
-    private EventOutcome ReadOrWait(GreenThread thread, Worker worker)
+    /// <summary>
+    /// Reads an item if one is there, or waits for one. <paramref name="readFirst"/> false (an explored run that seeds
+    /// outside work): waits first, so an item there already comes back through the channel's wait, as a wake-up the
+    /// run takes in a seeded order, and whether it had arrived by now is not a race.
+    /// </summary>
+    private EventOutcome ReadOrWait(GreenThread thread, Worker worker, bool readFirst)
     {
         while (true)
         {
-            if (_reader.TryRead(out var item))
+            if (readFirst && _reader.TryRead(out var item))
             {
                 Deliver(item);
                 return EventOutcome.Continue;
             }
+
+            readFirst = true;
 
             if (!_wait.IsPending)
             {

@@ -143,7 +143,7 @@ public sealed class ChannelWriteEvent<T> : Event
     {
         _wait.Bind(thread, this);
         CheckArmed(thread);
-        return WriteOrWait(thread, worker);
+        return WriteOrWait(thread, worker, writeFirst: !thread.Scheduler.SeedsOutsideWork);
     }
 
     internal override EventOutcome Resume(GreenThread thread, Worker worker)
@@ -155,7 +155,7 @@ public sealed class ChannelWriteEvent<T> : Event
         }
 
         _outcome = Armed;
-        return ChannelMayHaveRoom() ? WriteOrWait(thread, worker) : EventOutcome.Continue;
+        return ChannelMayHaveRoom() ? WriteOrWait(thread, worker, writeFirst: true) : EventOutcome.Continue;
     }
 
     internal override void Abandon(GreenThread thread)
@@ -183,12 +183,15 @@ public sealed class ChannelWriteEvent<T> : Event
     {
         _wait.Bind(thread, this);
         CheckArmed(thread);
+        var writeFirst = !thread.Scheduler.SeedsOutsideWork;
         while (true)
         {
-            if (TryWrite())
+            if (writeFirst && TryWrite())
             {
                 return EventOutcome.Continue;
             }
+
+            writeFirst = true;
 
             // Asked now, not at enlisting: a completed channel answers at once, and so completes the choice here.
             if (!_wait.IsPending)
@@ -249,14 +252,21 @@ public sealed class ChannelWriteEvent<T> : Event
     }
 
     /// <summary>Writes the armed item if there is room, else waits on the channel until there may be, again while other writers take it first.</summary>
-    private EventOutcome WriteOrWait(GreenThread thread, Worker worker)
+    /// <summary>
+    /// Writes if there is room, or waits for room. <paramref name="writeFirst"/> false (an explored run that seeds
+    /// outside work): waits first, so room there already comes back through the channel's wait, as a wake-up the run
+    /// takes in a seeded order.
+    /// </summary>
+    private EventOutcome WriteOrWait(GreenThread thread, Worker worker, bool writeFirst)
     {
         while (true)
         {
-            if (TryWrite())
+            if (writeFirst && TryWrite())
             {
                 return EventOutcome.Continue;
             }
+
+            writeFirst = true;
 
             if (!_wait.IsPending)
             {

@@ -47,12 +47,14 @@ internal sealed class CancellationEvent : Event
         ? "Event.WhenCanceled(a canceled token)"
         : _token.CanBeCanceled ? "Event.WhenCanceled(token)" : "Event.WhenCanceled(a token that is never canceled)";
 
+    internal override string TraceText => _token.CanBeCanceled ? "Event.WhenCanceled(token)" : "Event.WhenCanceled(a token that is never canceled)";
+
     internal override void DescribeWait(WaitDescription into) => into.Say($"a cancellation token to be canceled, outside the scheduler ({this})").Outside = true;
 
     internal override EventOutcome Park(GreenThread thread, Worker worker)
     {
         Bind(thread);
-        return Register(thread) ? EventOutcome.Parked : EventOutcome.Continue;
+        return Register(thread, thread.Scheduler.SeedsOutsideWork) ? EventOutcome.Parked : EventOutcome.Continue;
     }
 
     // Woken only by the callback, which runs once the token is canceled: nothing to take.
@@ -65,11 +67,11 @@ internal sealed class CancellationEvent : Event
     internal override EventOutcome TryCompleteNow(GreenThread thread)
     {
         Bind(thread);
-        return _token.IsCancellationRequested ? EventOutcome.Continue : EventOutcome.Parked;
+        return _token.IsCancellationRequested && !thread.Scheduler.SeedsOutsideWork ? EventOutcome.Continue : EventOutcome.Parked;
     }
 
     internal override bool Enlist(GreenThread thread, ChoiceBranch branch, long generation) =>
-        Register(new ChoiceTicket(branch, generation));
+        Register(new ChoiceTicket(branch, generation), thread.Scheduler.SeedsOutsideWork);
 
     internal override void Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen)
     {
@@ -85,13 +87,15 @@ internal sealed class CancellationEvent : Event
     /// <summary>
     /// Registers <paramref name="waiter"/> to be woken when the token is canceled; false, with nothing left
     /// registered, if it already is. A token that can never be canceled registers nothing and leaves the waiter to
-    /// wait for good. The worker running the bound thread.
+    /// wait for good. <paramref name="seeded"/> (an explored run that seeds outside work): a token canceled already
+    /// still takes the waiter, and the callback runs on a pool thread, so the wake-up comes from outside and the run
+    /// takes it in a seeded order. The worker running the bound thread.
     /// </summary>
-    private bool Register(object waiter)
+    private bool Register(object waiter, bool seeded)
     {
         if (_token.IsCancellationRequested)
         {
-            return false;
+            return seeded && QueueCanceled(waiter);
         }
 
         if (_token.CanBeCanceled)
@@ -102,7 +106,25 @@ internal sealed class CancellationEvent : Event
         }
 
         // Published after the registration is stored, with a full fence: from here the callback or a stop may take it.
-        return Interlocked.CompareExchange(ref _waiter, waiter, null) is null;
+        if (Interlocked.CompareExchange(ref _waiter, waiter, null) is null)
+        {
+            return true;
+        }
+
+        // Canceled since the look above: the callback ran here and found no waiter. Seeded, the wake-up still comes
+        // from outside, as if the cancel had come a moment later.
+        return seeded && QueueCanceled(waiter);
+    }
+
+    /// <summary>Takes <paramref name="waiter"/> for a token already canceled and wakes it from a pool thread. True.</summary>
+    private bool QueueCanceled(object waiter)
+    {
+        // Nothing else holds the waiter slot now: the last wait's callback has run, and no stop can take a waiter not
+        // yet published.
+        _registration = default;
+        Volatile.Write(ref _waiter, waiter);
+        ThreadPool.UnsafeQueueUserWorkItem(s_onCanceled, this, preferLocal: false);
+        return true;
     }
 
     /// <summary>Takes the parked <paramref name="thread"/> back from the callback and unregisters; true if this call took it. Any thread.</summary>

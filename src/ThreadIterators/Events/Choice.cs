@@ -2,6 +2,7 @@ using System;
 using System.Collections.Generic;
 using System.Collections.ObjectModel;
 using System.Diagnostics;
+using System.Linq;
 using System.Numerics;
 using System.Threading;
 
@@ -198,6 +199,8 @@ public sealed class Choice : Event
     /// <inheritdoc/>
     public override string ToString() => _wrapper?.ToString() ?? $"Choice({string.Join(", ", (IEnumerable<Event>)_branches)})";
 
+    internal override string TraceText => _wrapper?.TraceText ?? $"Choice({string.Join(", ", _branches.Select(static b => b.TraceText))})";
+
     // Any branch ends the wait, so the choice waits on every branch's threads.
     internal override void DescribeWait(WaitDescription into)
     {
@@ -212,6 +215,16 @@ public sealed class Choice : Event
 
     /// <summary>Makes the choice speak of <paramref name="wrapper"/>, whose work it does, in its messages.</summary>
     internal void DoesTheWorkOf(Event wrapper) => _wrapper = wrapper;
+
+    /// <summary>Gets the thread the choice is bound to, once it has been yielded; any thread.</summary>
+    internal GreenThread? Owner => Volatile.Read(ref _owner);
+
+    /// <summary>Gets a value indicating whether wait <paramref name="generation"/> is still on with no branch chosen: a fire for it would choose. Any thread.</summary>
+    internal bool IsOpen(long generation)
+    {
+        var state = Volatile.Read(ref _state);
+        return (state & ~(ChosenMask | ParkedBit)) == generation << GenerationShift && (state & ChosenMask) == 0;
+    }
 
     /// <summary>
     /// Chooses branch <paramref name="index"/> for wait <paramref name="generation"/>, unless that wait is over or

@@ -19,6 +19,23 @@ internal sealed class ChoiceTicket
     /// <summary>Gets the wait the registration was made for.</summary>
     internal long Generation { get; }
 
-    /// <summary>Fires the branch for the registration's wait; a fire after that wait is over does nothing. Any thread.</summary>
-    internal void Fire(bool alongside = false) => Branch.Fire(Generation, alongside);
+    /// <summary>Gets a value indicating whether the registration's wait is still on with no branch chosen. Any thread.</summary>
+    internal bool IsOpen => Branch.Choice.IsOpen(Generation);
+
+    /// <summary>
+    /// Fires the branch for the registration's wait; a fire after that wait is over does nothing. Any thread. In an
+    /// explored run that seeds outside work, a fire from another OS thread (a task's continuation, a token's
+    /// callback) would choose the branch at a moment of real time; it is handed to the run instead, which fires it
+    /// when its strategy takes it, so which branch wins does not depend on that moment.
+    /// </summary>
+    internal void Fire(bool alongside = false)
+    {
+        if (Branch.Choice.Owner is { Scheduler.Controller: { SeedsOutsideWork: true } controller } owner && OsThreadContext.Current.Worker is null)
+        {
+            controller.HoldFire(owner, this);
+            return;
+        }
+
+        Branch.Fire(Generation, alongside);
+    }
 }

@@ -399,6 +399,13 @@ public abstract class Event
     internal virtual string TraceResult() => string.Empty;
 
     /// <summary>
+    /// Gets the event in an explored run's trace: its <see cref="object.ToString"/>, unless that shows state that work
+    /// outside the scheduler changes in real time (whether a task has completed, a token been canceled), which a
+    /// replay could find otherwise; such events name only what the run decides.
+    /// </summary>
+    internal virtual string TraceText => ToString() ?? GetType().Name;
+
+    /// <summary>
     /// Finishes a wait <see cref="TryInterrupt"/> took back, where that needs the thread's own side: a choice
     /// withdraws its branches, a put forgets its wait. The worker that runs the stopped thread, or the disposing thread.
     /// </summary>

@@ -27,4 +27,6 @@ internal sealed class StoppedWaitEvent(Event interrupted) : Event
 
     /// <inheritdoc/>
     public override string ToString() => $"{interrupted}, withdrawn by a stop";
+
+    internal override string TraceText => $"{interrupted.TraceText}, withdrawn by a stop";
 }

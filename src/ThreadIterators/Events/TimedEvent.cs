@@ -87,6 +87,8 @@ public sealed class TimedEvent<TEvent> : Event
     /// <inheritdoc/>
     public override string ToString() => $"{Inner}.WithTimeout({Timeout})";
 
+    internal override string TraceText => $"{Inner.TraceText}.WithTimeout({Timeout})";
+
     internal override void DescribeWait(WaitDescription into)
     {
         Inner.DescribeWait(into);

@@ -238,6 +238,9 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
     /// <summary>Gets the controller of an explored run, or null (<see cref="SchedulerOptions.Controller"/>).</summary>
     internal ScheduleController? Controller { get; }
 
+    /// <summary>Gets a value indicating whether this is an explored run that takes outside work's completions in a seeded order (<see cref="ScheduleController.SeedsOutsideWork"/>).</summary>
+    internal bool SeedsOutsideWork => Controller is { SeedsOutsideWork: true };
+
     /// <summary>Gets the workers.</summary>
     internal Worker[] Workers { get; }
 

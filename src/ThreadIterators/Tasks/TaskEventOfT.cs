@@ -109,6 +109,8 @@ public sealed class TaskEvent<T> : Event
     /// <inheritdoc/>
     public override string ToString() => $"TaskEvent<{typeof(T).Name}> ({_wait.Describe()})";
 
+    internal override string TraceText => $"TaskEvent<{typeof(T).Name}>";
+
     internal override void DescribeWait(WaitDescription into) => into.Say($"a Task<{typeof(T).Name}> to complete, outside the scheduler ({_wait.Describe()})").Outside = true;
 
     internal override EventOutcome Park(GreenThread thread, Worker worker)
@@ -120,10 +122,11 @@ public sealed class TaskEvent<T> : Event
         }
 
         _wait.CheckArmed(thread, this);
-        // In an explored run a completed task still parks the thread, and its completion comes back as a wake-up from
-        // outside, which the run takes when its strategy picks it: whether the task had completed by now is real time.
-        var explored = thread.Scheduler.Controller is not null;
-        if (_task.IsCompletedSuccessfully && !explored)
+        // In an explored run that declared outside work a completed task still parks the thread, and its completion
+        // comes back as a wake-up from outside, which the run takes when its strategy picks it: whether the task had
+        // completed by now is real time.
+        var seeded = thread.Scheduler.SeedsOutsideWork;
+        if (_task.IsCompletedSuccessfully && !seeded)
         {
             // The common fast case (a cached or synchronously completed task): no compare-and-swap, no try block.
             _wait.TakeCompleted(thread);
@@ -135,7 +138,7 @@ public sealed class TaskEvent<T> : Event
         try
         {
             var awaiter = _task.ConfigureAwait(false).GetAwaiter();
-            if (awaiter.IsCompleted && !explored)
+            if (awaiter.IsCompleted && !seeded)
             {
                 Capture(thread);
                 return EventOutcome.Continue;
@@ -175,8 +178,9 @@ public sealed class TaskEvent<T> : Event
         }
 
         _wait.CheckArmed(thread, this);
-        if (!_task.IsCompleted)
+        if (!_task.IsCompleted || thread.Scheduler.SeedsOutsideWork)
         {
+            // Seeded: the branch is not ready yet; enlisting registers it, and its completion comes back from outside.
             return EventOutcome.Parked;
         }
 
@@ -197,7 +201,7 @@ public sealed class TaskEvent<T> : Event
         try
         {
             var awaiter = _task.ConfigureAwait(false).GetAwaiter();
-            if (awaiter.IsCompleted)
+            if (awaiter.IsCompleted && !thread.Scheduler.SeedsOutsideWork)
             {
                 _wait.UndoPark();
                 return false;

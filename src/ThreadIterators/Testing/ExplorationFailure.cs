@@ -17,4 +17,11 @@ public enum ExplorationFailure
 
     /// <summary>Threads waited only on work outside the scheduler (a task, a token, a channel), which did not complete in <see cref="ExplorationOptions.OutsideWaitTimeout"/>.</summary>
     OutsideWait,
+
+    /// <summary>
+    /// A thread waited on work outside the scheduler (a task, a token, a channel), or was woken from another OS thread,
+    /// and the test had not declared such work (<see cref="ExplorationOptions.AllowsOutsideWork"/>): the run cannot
+    /// decide when it completes.
+    /// </summary>
+    UndeclaredOutsideWork,
 }

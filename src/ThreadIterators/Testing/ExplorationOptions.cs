@@ -26,6 +26,16 @@ public sealed class ExplorationOptions
     /// </summary>
     public TimeSpan OutsideWaitTimeout { get; init; } = TimeSpan.FromSeconds(10);
 
+    /// <summary>
+    /// Gets a value indicating whether the test declares work outside the scheduler: a task (a <c>Task.Run</c>, real
+    /// I/O), a cancellation token or a <c>System.Threading.Channels</c> channel that other OS threads complete, or
+    /// sends from other OS threads. Declared, every such completion is held and taken in an order the seed decides,
+    /// even one that had already happened when its thread yielded. Not declared (the default), a thread that waits
+    /// on such work, or is woken from another OS thread, fails the run with
+    /// <see cref="ExplorationFailure.UndeclaredOutsideWork"/>, naming the thread and the work.
+    /// </summary>
+    public bool AllowsOutsideWork { get; init; }
+
     /// <summary>Gets how many of the last steps a failure's trace keeps. 50 unless set.</summary>
     public int TraceLength { get; init; } = 50;
 

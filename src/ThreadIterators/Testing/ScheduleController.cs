@@ -24,6 +24,9 @@ internal sealed class ScheduleController
     /// <summary>Threads woken from other OS threads, held until the strategy takes them (<see cref="Ready"/>).</summary>
     private readonly List<GreenThread> _outside = [];
 
+    /// <summary>Choice branches fired from other OS threads, held until the strategy takes them (<see cref="HoldFire"/>).</summary>
+    private readonly List<(GreenThread Thread, ChoiceTicket Ticket)> _fires = [];
+
     private readonly IScheduleStrategy _strategy;
 
     private readonly ExplorationOptions _options;
@@ -52,6 +55,13 @@ internal sealed class ScheduleController
 
     /// <summary>Gets the run's time.</summary>
     internal VirtualClock Clock { get; }
+
+    /// <summary>
+    /// Gets a value indicating whether the test declared outside work (<see cref="ExplorationOptions.AllowsOutsideWork"/>):
+    /// then a wait on a task, a token or a channel parks even if already complete, so its completion comes back as a
+    /// wake-up from outside, held until the strategy takes it.
+    /// </summary>
+    internal bool SeedsOutsideWork => _options.AllowsOutsideWork;
 
     /// <summary>Gets what ended the run, once ended.</summary>
     internal ExplorationFailure Failure { get; private set; }
@@ -83,8 +93,30 @@ internal sealed class ScheduleController
     {
         lock (_lock)
         {
+            if (fromOutside && !_options.AllowsOutsideWork && Failure == ExplorationFailure.None)
+            {
+                FailUnderLock(ExplorationFailure.UndeclaredOutsideWork, null, Undeclared(thread, thread.WaitingOn));
+            }
+
             (fromOutside ? _outside : _ready).Add(thread);
             Monitor.PulseAll(_lock);
+        }
+    }
+
+    /// <summary>
+    /// Holds a choice's branch fired from another OS thread, as <see cref="Ready"/> holds a wake-up: the run fires it
+    /// when the strategy takes <paramref name="thread"/>'s outside work. A fire for a wait already over is dropped, as
+    /// firing it would do nothing. Any thread.
+    /// </summary>
+    internal void HoldFire(GreenThread thread, ChoiceTicket ticket)
+    {
+        lock (_lock)
+        {
+            if (ticket.IsOpen)
+            {
+                _fires.Add((thread, ticket));
+                Monitor.PulseAll(_lock);
+            }
         }
     }
 
@@ -168,12 +200,25 @@ internal sealed class ScheduleController
     /// <summary>Picks the branch a choice looks at first (<see cref="Choice"/>); the worker, inside a step.</summary>
     internal int ChooseBranch(int count) => _strategy.ChooseBranch(count);
 
-    /// <summary>Records the step that just ran on the worker: what the thread resumed from, what it got, and where it stopped.</summary>
+    /// <summary>
+    /// Records the step that just ran on the worker: what the thread resumed from, what it got, and where it stopped.
+    /// A thread that parked on work outside the scheduler the test did not declare ends the run.
+    /// </summary>
     internal void TurnEnded(GreenThread thread)
     {
         var advanced = thread.IsCompleted || thread.WaitingOn is DeferredParkEvent;
-        var from = _resumedFrom is null ? "starts" : advanced ? $"{_resumedFrom}{_resumedFrom.TraceResult()}" : $"parks on {_resumedFrom}";
-        var to = thread.IsCompleted ? ", then ends" : advanced ? $", then yields {thread.Body?.Current}" : string.Empty;
+        if (!advanced && !_options.AllowsOutsideWork && thread.WaitingOn is { } parkedOn)
+        {
+            var wait = new WaitDescription();
+            parkedOn.DescribeWait(wait);
+            if (wait.Outside)
+            {
+                Fail(ExplorationFailure.UndeclaredOutsideWork, null, Undeclared(thread, parkedOn));
+            }
+        }
+
+        var from = _resumedFrom is null ? "starts" : advanced ? $"{_resumedFrom.TraceText}{_resumedFrom.TraceResult()}" : $"parks on {_resumedFrom.TraceText}";
+        var to = thread.IsCompleted ? ", then ends" : advanced ? $", then yields {thread.Body?.Current?.TraceText}" : string.Empty;
         Record($"{_steps}. {thread}: {from}{to}");
         if (advanced && !thread.IsCompleted && thread.Body?.Current is YieldEvent)
         {
@@ -208,14 +253,15 @@ internal sealed class ScheduleController
 
         var target = candidates[_strategy.ChooseBranch(candidates.Count)];
         var deadline = DateTime.UtcNow + _options.OutsideWaitTimeout;
-        while (!_outside.Contains(target))
+        int fire;
+        while ((fire = LiveFireOf(target)) < 0 && !_outside.Contains(target))
         {
             var left = deadline - DateTime.UtcNow;
             if (left <= TimeSpan.Zero || !Monitor.Wait(_lock, left))
             {
-                if (_outside.Contains(target))
+                if (LiveFireOf(target) >= 0 || _outside.Contains(target))
                 {
-                    break;
+                    continue;
                 }
 
                 FailUnderLock(ExplorationFailure.OutsideWait, null, $"{target} waited on work outside the scheduler, which did not complete within {_options.OutsideWaitTimeout} (options.OutsideWaitTimeout).{Environment.NewLine}{scheduler.GetWaitGraph()}");
@@ -223,10 +269,42 @@ internal sealed class ScheduleController
             }
         }
 
+        Record($"{_steps}. {target} is woken by work outside the scheduler");
+        if (fire >= 0)
+        {
+            // Fired here, on the run's own OS thread: the choice takes the branch and the thread comes back through
+            // Ready as any wake-up inside the run does (the lock is re-entered).
+            var ticket = _fires[fire].Ticket;
+            _fires.RemoveAt(fire);
+            ticket.Fire();
+            return true;
+        }
+
         _outside.Remove(target);
         _ready.Add(target);
-        Record($"{_steps}. {target} is woken by work outside the scheduler");
         return true;
+    }
+
+    /// <summary>The index of a held fire for <paramref name="thread"/>'s current wait, or -1; drops fires for waits already over. Under the lock.</summary>
+    private int LiveFireOf(GreenThread thread)
+    {
+        _fires.RemoveAll(static f => !f.Ticket.IsOpen);
+        return _fires.FindIndex(f => f.Thread == thread);
+    }
+
+    /// <summary>What an undeclared-outside-work failure tells the test to do.</summary>
+    private const string HowToDeclare = "Declare it (ExplorationOptions.AllowsOutsideWork = true) to have its completions taken in an order the seed decides, or give the test a stand-in that completes inside the run (a mailbox, a timer).";
+
+    /// <summary>
+    /// Words for undeclared outside work: the thread and what it waits for. The same whether the run saw the thread
+    /// park on it or its wake-up arrive first, so a failure's description does not depend on that timing.
+    /// </summary>
+    private static string Undeclared(GreenThread thread, Event? waitingOn)
+    {
+        var wait = new WaitDescription();
+        waitingOn?.DescribeWait(wait);
+        var what = wait.Outside ? $"{thread} waits for {wait.Text}" : $"{thread} was woken from another OS thread while it waited for {(waitingOn is null ? "nothing" : wait.Text)}";
+        return $"{what}: work outside the scheduler that the run cannot control. {HowToDeclare}";
     }
 
     /// <summary>Ends the run with a failure. Under the lock.</summary>
