@@ -199,9 +199,11 @@ public abstract partial class RuntimeContract
         Assert.True(client.Wait(Timeout));
         Assert.True(server.Wait(Timeout));
 
-        // Nothing per wait: a few hundred bytes at most would be a one-off (a tier-up's stub), not 40,000 waits.
+        // Nothing per wait: less than one byte per measured wait. A one-off of a few kilobytes happens now and then
+        // (6,192 bytes once in some thirty runs, not traced to its source); one object per wait would
+        // be 20,000 of them, at least 480,000 bytes.
         Assert.Equal(0, wrongBranch);
-        Assert.InRange(after - before, 0, 1_024);
+        Assert.InRange(after - before, 0, Measured - 1);
 
         IEnumerable<Event> Player(Mailbox<int> inbox, Mailbox<int> outbox, bool serve)
         {
