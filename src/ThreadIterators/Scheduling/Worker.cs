@@ -257,6 +257,12 @@ internal sealed partial class Worker
     {
         var previous = OsThreadContext.Existing;
         OsThreadContext.SetCurrent(Context);
+
+        // Look like a worker's own OS thread, which has no synchronization context: under one (a test framework's),
+        // a task completed inside the run would send its continuation to the pool, and its thread's wake-up would
+        // come from outside the run.
+        var synchronization = SynchronizationContext.Current;
+        SynchronizationContext.SetSynchronizationContext(null);
         try
         {
             while (_controller!.Next() is { } thread)
@@ -271,6 +277,7 @@ internal sealed partial class Worker
         finally
         {
             OsThreadContext.SetCurrent(previous);
+            SynchronizationContext.SetSynchronizationContext(synchronization);
         }
     }
 

@@ -19,8 +19,8 @@ public enum ExplorationFailure
     OutsideWait,
 
     /// <summary>
-    /// A thread waited on work outside the scheduler (a task, a token, a channel), or was woken from another OS thread,
-    /// and the test had not declared such work (<see cref="ExplorationOptions.AllowsOutsideWork"/>): the run cannot
+    /// Only work outside the scheduler (a task, a token, a channel) could move the run on, or a thread was woken from
+    /// another OS thread, and the test had not declared such work (<see cref="ExplorationOptions.AllowsOutsideWork"/>): the run cannot
     /// decide when it completes.
     /// </summary>
     UndeclaredOutsideWork,

@@ -30,9 +30,10 @@ public sealed class ExplorationOptions
     /// Gets a value indicating whether the test declares work outside the scheduler: a task (a <c>Task.Run</c>, real
     /// I/O), a cancellation token or a <c>System.Threading.Channels</c> channel that other OS threads complete, or
     /// sends from other OS threads. Declared, every such completion is held and taken in an order the seed decides,
-    /// even one that had already happened when its thread yielded. Not declared (the default), a thread that waits
-    /// on such work, or is woken from another OS thread, fails the run with
-    /// <see cref="ExplorationFailure.UndeclaredOutsideWork"/>, naming the thread and the work.
+    /// even one that had already happened when its thread yielded. Not declared (the default), a run in which only
+    /// such work could move on, or a thread woken from another OS thread, fails with
+    /// <see cref="ExplorationFailure.UndeclaredOutsideWork"/>, naming the thread and the work. A task the run
+    /// completes itself (a green thread's <c>TaskCompletionSource</c>, a delay on the run's TimeProvider) is not outside work.
     /// </summary>
     public bool AllowsOutsideWork { get; init; }
 

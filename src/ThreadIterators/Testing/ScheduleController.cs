@@ -93,8 +93,12 @@ internal sealed class ScheduleController
     {
         lock (_lock)
         {
-            if (fromOutside && !_options.AllowsOutsideWork && Failure == ExplorationFailure.None)
+            if (fromOutside && !_options.AllowsOutsideWork && Failure == ExplorationFailure.None && !WaitsOutside(thread.WaitingOn))
             {
+                // Woken from another OS thread out of a wait the run could have ended itself (a send from a Task.Run to
+                // a mailbox): undeclared outside work, seen only now. A wait on outside work (a task, a token, a
+                // channel) is left for the point where only outside work could move the run (WaitOutside), which is
+                // reached the same way whenever the wake-up came.
                 FailUnderLock(ExplorationFailure.UndeclaredOutsideWork, null, Undeclared(thread, thread.WaitingOn));
             }
 
@@ -200,23 +204,10 @@ internal sealed class ScheduleController
     /// <summary>Picks the branch a choice looks at first (<see cref="Choice"/>); the worker, inside a step.</summary>
     internal int ChooseBranch(int count) => _strategy.ChooseBranch(count);
 
-    /// <summary>
-    /// Records the step that just ran on the worker: what the thread resumed from, what it got, and where it stopped.
-    /// A thread that parked on work outside the scheduler the test did not declare ends the run.
-    /// </summary>
+    /// <summary>Records the step that just ran on the worker: what the thread resumed from, what it got, and where it stopped.</summary>
     internal void TurnEnded(GreenThread thread)
     {
         var advanced = thread.IsCompleted || thread.WaitingOn is DeferredParkEvent;
-        if (!advanced && !_options.AllowsOutsideWork && thread.WaitingOn is { } parkedOn)
-        {
-            var wait = new WaitDescription();
-            parkedOn.DescribeWait(wait);
-            if (wait.Outside)
-            {
-                Fail(ExplorationFailure.UndeclaredOutsideWork, null, Undeclared(thread, parkedOn));
-            }
-        }
-
         var from = _resumedFrom is null ? "starts" : advanced ? $"{_resumedFrom.TraceText}{_resumedFrom.TraceResult()}" : $"parks on {_resumedFrom.TraceText}";
         var to = thread.IsCompleted ? ", then ends" : advanced ? $", then yields {thread.Body?.Current?.TraceText}" : string.Empty;
         Record($"{_steps}. {thread}: {from}{to}");
@@ -248,6 +239,15 @@ internal sealed class ScheduleController
         if (candidates.Count == 0)
         {
             FailUnderLock(ExplorationFailure.Deadlock, null, $"Deadlock: no thread can run, no timer is pending and nothing outside the scheduler is awaited.{Environment.NewLine}{graph}");
+            return false;
+        }
+
+        if (!_options.AllowsOutsideWork)
+        {
+            // Only outside work could move the run now, and the test did not declare any: when it completes is not the
+            // run's to decide. (A task the run itself completes, a TimeProvider delay on its virtual clock, never gets
+            // here: its completion wakes its thread on this OS thread.)
+            FailUnderLock(ExplorationFailure.UndeclaredOutsideWork, null, Undeclared(candidates[0], candidates[0].WaitingOn));
             return false;
         }
 
@@ -296,9 +296,17 @@ internal sealed class ScheduleController
     private const string HowToDeclare = "Declare it (ExplorationOptions.AllowsOutsideWork = true) to have its completions taken in an order the seed decides, or give the test a stand-in that completes inside the run (a mailbox, a timer).";
 
     /// <summary>
-    /// Words for undeclared outside work: the thread and what it waits for. The same whether the run saw the thread
-    /// park on it or its wake-up arrive first, so a failure's description does not depend on that timing.
+    /// Words for undeclared outside work: the thread and what it waits for. The same whether the run found the thread
+    /// waiting on it with nothing else to do, or its wake-up arrived first, so a failure's description does not
+    /// depend on that timing.
     /// </summary>
+    private static bool WaitsOutside(Event? waitingOn)
+    {
+        var wait = new WaitDescription();
+        waitingOn?.DescribeWait(wait);
+        return wait.Outside;
+    }
+
     private static string Undeclared(GreenThread thread, Event? waitingOn)
     {
         var wait = new WaitDescription();

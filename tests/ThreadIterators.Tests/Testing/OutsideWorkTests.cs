@@ -76,6 +76,48 @@ public sealed class OutsideWorkTests
     }
 
     [Fact]
+    public void Undeclared_ATimeProviderDelay_IsVirtualTime_NotOutsideWork()
+    {
+        // Task.Delay on the run's TimeProvider arms a timer of its virtual clock; the run fires it on its own OS
+        // thread, so the task completes inside the run.
+        var result = Exploration.Explore(Test, new ExplorationOptions { Iterations = 20 });
+
+        Assert.False(result.Failed, result.ToString());
+        Assert.Equal(TimeSpan.FromSeconds(30), result.VirtualTime);
+
+        static IEnumerable<Event> Test(Scheduler scheduler)
+        {
+            var start = scheduler.TimeProvider.GetUtcNow();
+            yield return Task.Delay(TimeSpan.FromSeconds(30), scheduler.TimeProvider).AsEvent();
+            Assert.Equal(TimeSpan.FromSeconds(30), scheduler.TimeProvider.GetUtcNow() - start);
+        }
+    }
+
+    [Fact]
+    public void Undeclared_ATaskCompletedByAnotherGreenThread_IsNotOutsideWork()
+    {
+        var result = Exploration.Explore(Test, new ExplorationOptions { Iterations = 50 });
+
+        Assert.False(result.Failed, result.ToString());
+
+        static IEnumerable<Event> Test(Scheduler scheduler)
+        {
+            var done = new TaskCompletionSource<int>();
+            var completer = scheduler.Spawn(Complete(done), "completer");
+            var wait = done.Task.AsEvent();
+            yield return wait;
+            Assert.Equal(7, wait.Result);
+            yield return completer.Exited;
+        }
+
+        static IEnumerable<Event> Complete(TaskCompletionSource<int> done)
+        {
+            yield return Event.Yield;
+            done.SetResult(7);
+        }
+    }
+
+    [Fact]
     public void Undeclared_AWakeUpFromAnotherOsThread_FailsTheRun()
     {
         // The receiver parks on its mailbox (the wait graph shows it); then, inside one step, a pool thread sends to
