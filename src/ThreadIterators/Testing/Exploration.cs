@@ -78,7 +78,7 @@ public static class Exploration
     /// strategy with seed 0, the same for <see cref="Explore"/> and <see cref="Replay"/>, so a seed alone replays.
     /// </summary>
     private static int ExpectedSteps(Func<Scheduler, IEnumerable<Event>> test, ExplorationOptions options) =>
-        options.Strategy == ExplorationStrategy.Pct ? RunOnce(test, 0, new ExplorationOptions { Strategy = ExplorationStrategy.Random, MaxSteps = options.MaxSteps, OutsideWaitTimeout = options.OutsideWaitTimeout, TraceLength = 1 }, 0).Steps : 0;
+        options.Strategy == ExplorationStrategy.Pct ? RunOnce(test, 0, new ExplorationOptions { Strategy = ExplorationStrategy.Random, MaxSteps = options.MaxSteps, OutsideWaitTimeout = options.OutsideWaitTimeout, OutsideWork = options.OutsideWork, TraceLength = 1 }, 0).Steps : 0;
 
     private static ScheduleController RunOnce(Func<Scheduler, IEnumerable<Event>> test, int seed, ExplorationOptions options, int expectedSteps)
     {

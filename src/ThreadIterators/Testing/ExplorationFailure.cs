@@ -20,7 +20,7 @@ public enum ExplorationFailure
 
     /// <summary>
     /// Only work outside the scheduler (a task, a token, a channel) could move the run on, or a thread was woken from
-    /// another OS thread, and the test had not declared such work (<see cref="ExplorationOptions.AllowsOutsideWork"/>): the run cannot
+    /// another OS thread, and the test had not declared such work (<see cref="ExplorationOptions.OutsideWork"/>): the run cannot
     /// decide when it completes.
     /// </summary>
     UndeclaredOutsideWork,

@@ -27,15 +27,11 @@ public sealed class ExplorationOptions
     public TimeSpan OutsideWaitTimeout { get; init; } = TimeSpan.FromSeconds(10);
 
     /// <summary>
-    /// Gets a value indicating whether the test declares work outside the scheduler: a task (a <c>Task.Run</c>, real
-    /// I/O), a cancellation token or a <c>System.Threading.Channels</c> channel that other OS threads complete, or
-    /// sends from other OS threads. Declared, every such completion is held and taken in an order the seed decides,
-    /// even one that had already happened when its thread yielded. Not declared (the default), a run in which only
-    /// such work could move on, or a thread woken from another OS thread, fails with
-    /// <see cref="ExplorationFailure.UndeclaredOutsideWork"/>, naming the thread and the work. A task the run
-    /// completes itself (a green thread's <c>TaskCompletionSource</c>, a delay on the run's TimeProvider) is not outside work.
+    /// Gets what a run does with work outside the scheduler (a task, a token, a channel completed by other OS threads):
+    /// fail (<see cref="OutsideWork.Undeclared"/>, unless set), or take its completions in an order the seed decides,
+    /// when nothing else can move (<see cref="OutsideWork.WhenIdle"/>) or at any step (<see cref="OutsideWork.Anytime"/>).
     /// </summary>
-    public bool AllowsOutsideWork { get; init; }
+    public OutsideWork OutsideWork { get; init; }
 
     /// <summary>Gets how many of the last steps a failure's trace keeps. 50 unless set.</summary>
     public int TraceLength { get; init; } = 50;
@@ -48,6 +44,11 @@ public sealed class ExplorationOptions
         ArgumentOutOfRangeException.ThrowIfLessThan(MaxSteps, 1, "options.MaxSteps");
         ArgumentOutOfRangeException.ThrowIfLessThan(TraceLength, 1, "options.TraceLength");
         ArgumentOutOfRangeException.ThrowIfLessThan(OutsideWaitTimeout, TimeSpan.Zero, "options.OutsideWaitTimeout");
+        if (!Enum.IsDefined(OutsideWork))
+        {
+            throw new ArgumentOutOfRangeException("options.OutsideWork", OutsideWork, $"options.OutsideWork is {OutsideWork}, which is not an {nameof(ThreadIterators.OutsideWork)} value.");
+        }
+
         if (!Enum.IsDefined(Strategy))
         {
             throw new ArgumentOutOfRangeException("options.Strategy", Strategy, $"options.Strategy is {Strategy}, which is not an {nameof(ExplorationStrategy)} value.");

@@ -7,10 +7,11 @@ internal interface IScheduleStrategy
 {
     /// <summary>
     /// Picks the next step: an index into <paramref name="ready"/> (runnable threads, in the order they became
-    /// runnable), or -1 to fire the earliest pending timer, allowed only when <paramref name="timerPending"/>.
-    /// <paramref name="ready"/> is never empty.
+    /// runnable); <c>ready.Count + i</c> to take the completion of outside work <paramref name="outside"/>[i] waits for
+    /// (<see cref="OutsideWork.Anytime"/>; empty otherwise); or -1 to fire the earliest pending timer, allowed only
+    /// when <paramref name="timerPending"/>. <paramref name="ready"/> and <paramref name="outside"/> are not both empty.
     /// </summary>
-    int Choose(List<GreenThread> ready, bool timerPending, int step);
+    int Choose(List<GreenThread> ready, List<GreenThread> outside, bool timerPending, int step);
 
     /// <summary>
     /// Told that <paramref name="thread"/> gave up its turn on purpose (<see cref="Event.Yield"/>): it waits for

@@ -7,7 +7,8 @@ namespace ThreadIterators;
 /// <see cref="ExplorationStrategy.Pct"/>: a priority per thread, drawn as it first becomes runnable (a random place in
 /// the order), the highest runnable always runs, and at d - 1 change points, steps drawn from 1 to the expected length
 /// of a run, the thread about to run drops below every other. The timer is one more participant with a priority of
-/// its own, so firing it early is explored as well.
+/// its own, so firing it early is explored as well; under <see cref="OutsideWork.Anytime"/> a thread waiting on outside
+/// work is enabled with its own priority, standing for taking its completion.
 /// </summary>
 internal sealed class PctStrategy : IScheduleStrategy
 {
@@ -33,9 +34,14 @@ internal sealed class PctStrategy : IScheduleStrategy
         }
     }
 
-    public int Choose(List<GreenThread> ready, bool timerPending, int step)
+    public int Choose(List<GreenThread> ready, List<GreenThread> outside, bool timerPending, int step)
     {
         foreach (var thread in ready)
+        {
+            Know(thread);
+        }
+
+        foreach (var thread in outside)
         {
             Know(thread);
         }
@@ -45,15 +51,21 @@ internal sealed class PctStrategy : IScheduleStrategy
             Know(s_timer);
         }
 
-        var pick = Highest(ready, timerPending);
+        var pick = Highest(ready, outside, timerPending);
         if (_changePoints.Contains(step))
         {
             _order.Remove(pick);
             _order.Add(pick);
-            pick = Highest(ready, timerPending);
+            pick = Highest(ready, outside, timerPending);
         }
 
-        return pick == s_timer ? -1 : ready.IndexOf((GreenThread)pick);
+        if (pick == s_timer)
+        {
+            return -1;
+        }
+
+        var index = ready.IndexOf((GreenThread)pick);
+        return index >= 0 ? index : ready.Count + outside.IndexOf((GreenThread)pick);
     }
 
     /// <summary>A thread that yields drops below every other, as Coyote's PCT does, so a wait that polls cannot starve the thread it polls for.</summary>
@@ -76,11 +88,11 @@ internal sealed class PctStrategy : IScheduleStrategy
         }
     }
 
-    private object Highest(List<GreenThread> ready, bool timerPending)
+    private object Highest(List<GreenThread> ready, List<GreenThread> outside, bool timerPending)
     {
         foreach (var participant in _order)
         {
-            if ((participant == s_timer && timerPending) || (participant is GreenThread thread && ready.Contains(thread)))
+            if ((participant == s_timer && timerPending) || (participant is GreenThread thread && (ready.Contains(thread) || outside.Contains(thread))))
             {
                 return participant;
             }

@@ -3,15 +3,16 @@ using System.Collections.Generic;
 
 namespace ThreadIterators;
 
-/// <summary><see cref="ExplorationStrategy.Random"/>: every runnable thread, and a pending timer, equally likely at each step.</summary>
+/// <summary><see cref="ExplorationStrategy.Random"/>: every runnable thread, a pending timer, and (<see cref="OutsideWork.Anytime"/>) each thread's awaited outside completion, equally likely at each step.</summary>
 internal sealed class RandomStrategy(int seed) : IScheduleStrategy
 {
     private readonly Random _random = new(seed);
 
-    public int Choose(List<GreenThread> ready, bool timerPending, int step)
+    public int Choose(List<GreenThread> ready, List<GreenThread> outside, bool timerPending, int step)
     {
-        var pick = _random.Next(ready.Count + (timerPending ? 1 : 0));
-        return pick == ready.Count ? -1 : pick;
+        var enabled = ready.Count + outside.Count;
+        var pick = _random.Next(enabled + (timerPending ? 1 : 0));
+        return pick == enabled ? -1 : pick;
     }
 
     public void Yielded(GreenThread thread)

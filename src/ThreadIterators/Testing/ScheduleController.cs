@@ -24,6 +24,12 @@ internal sealed class ScheduleController
     /// <summary>Threads woken from other OS threads, held until the strategy takes them (<see cref="Ready"/>).</summary>
     private readonly List<GreenThread> _outside = [];
 
+    /// <summary>
+    /// Under <see cref="OutsideWork.Anytime"/>: threads parked on outside work whose completion the run has not taken,
+    /// in the order they parked; the strategy may take one's at any step. Empty otherwise.
+    /// </summary>
+    private readonly List<GreenThread> _waiting = [];
+
     /// <summary>Choice branches fired from other OS threads, held until the strategy takes them (<see cref="HoldFire"/>).</summary>
     private readonly List<(GreenThread Thread, ChoiceTicket Ticket)> _fires = [];
 
@@ -57,11 +63,11 @@ internal sealed class ScheduleController
     internal VirtualClock Clock { get; }
 
     /// <summary>
-    /// Gets a value indicating whether the test declared outside work (<see cref="ExplorationOptions.AllowsOutsideWork"/>):
+    /// Gets a value indicating whether the test declared outside work (<see cref="ExplorationOptions.OutsideWork"/>):
     /// then a wait on a task, a token or a channel parks even if already complete, so its completion comes back as a
     /// wake-up from outside, held until the strategy takes it.
     /// </summary>
-    internal bool SeedsOutsideWork => _options.AllowsOutsideWork;
+    internal bool SeedsOutsideWork => _options.OutsideWork != OutsideWork.Undeclared;
 
     /// <summary>Gets what ended the run, once ended.</summary>
     internal ExplorationFailure Failure { get; private set; }
@@ -93,7 +99,7 @@ internal sealed class ScheduleController
     {
         lock (_lock)
         {
-            if (fromOutside && !_options.AllowsOutsideWork && Failure == ExplorationFailure.None && !WaitsOutside(thread.WaitingOn))
+            if (fromOutside && _options.OutsideWork == OutsideWork.Undeclared && Failure == ExplorationFailure.None && !WaitsOutside(thread.WaitingOn))
             {
                 // Woken from another OS thread out of a wait the run could have ended itself (a send from a Task.Run to
                 // a mailbox): undeclared outside work, seen only now. A wait on outside work (a task, a token, a
@@ -163,9 +169,24 @@ internal sealed class ScheduleController
                 }
 
                 var timerPending = Clock.AnyPending;
-                if (_ready.Count > 0)
+
+                // A waiting thread woken inside the run (a choice's other branch, a stop) waits on nothing outside now.
+                _waiting.RemoveAll(_ready.Contains);
+                if (_ready.Count > 0 || _waiting.Count > 0)
                 {
-                    var choice = _strategy.Choose(_ready, timerPending, _steps + 1);
+                    var choice = _strategy.Choose(_ready, _waiting, timerPending, _steps + 1);
+                    if (choice >= _ready.Count)
+                    {
+                        // Outside work completes now, before whatever else could run: the run waits for it.
+                        _steps++;
+                        if (!TakeOutside(_waiting[choice - _ready.Count]))
+                        {
+                            return null;
+                        }
+
+                        continue;
+                    }
+
                     if (choice >= 0)
                     {
                         pick = _ready[choice];
@@ -208,6 +229,14 @@ internal sealed class ScheduleController
     internal void TurnEnded(GreenThread thread)
     {
         var advanced = thread.IsCompleted || thread.WaitingOn is DeferredParkEvent;
+        if (!advanced && _options.OutsideWork == OutsideWork.Anytime && WaitsOutside(thread.WaitingOn))
+        {
+            lock (_lock)
+            {
+                _waiting.Add(thread);
+            }
+        }
+
         var from = _resumedFrom is null ? "starts" : advanced ? $"{_resumedFrom.TraceText}{_resumedFrom.TraceResult()}" : $"parks on {_resumedFrom.TraceText}";
         var to = thread.IsCompleted ? ", then ends" : advanced ? $", then yields {thread.Body?.Current?.TraceText}" : string.Empty;
         Record($"{_steps}. {thread}: {from}{to}");
@@ -242,7 +271,7 @@ internal sealed class ScheduleController
             return false;
         }
 
-        if (!_options.AllowsOutsideWork)
+        if (_options.OutsideWork == OutsideWork.Undeclared)
         {
             // Only outside work could move the run now, and the test did not declare any: when it completes is not the
             // run's to decide. (A task the run itself completes, a TimeProvider delay on its virtual clock, never gets
@@ -251,7 +280,18 @@ internal sealed class ScheduleController
             return false;
         }
 
-        var target = candidates[_strategy.ChooseBranch(candidates.Count)];
+        return TakeOutside(candidates[_strategy.ChooseBranch(candidates.Count)]);
+    }
+
+    /// <summary>
+    /// Waits, in real time, for the completion of the outside work <paramref name="target"/> waits on, whatever else
+    /// completes first, and takes it: the thread becomes ready (or its choice's branch is fired). False, with the run
+    /// failed, if it does not come within the timeout. Under the lock.
+    /// </summary>
+    private bool TakeOutside(GreenThread target)
+    {
+        _waiting.Remove(target);
+        var scheduler = _scheduler!;
         var deadline = DateTime.UtcNow + _options.OutsideWaitTimeout;
         int fire;
         while ((fire = LiveFireOf(target)) < 0 && !_outside.Contains(target))
@@ -293,7 +333,7 @@ internal sealed class ScheduleController
     }
 
     /// <summary>What an undeclared-outside-work failure tells the test to do.</summary>
-    private const string HowToDeclare = "Declare it (ExplorationOptions.AllowsOutsideWork = true) to have its completions taken in an order the seed decides, or give the test a stand-in that completes inside the run (a mailbox, a timer).";
+    private const string HowToDeclare = "Declare it (ExplorationOptions.OutsideWork = OutsideWork.WhenIdle, or Anytime) to have its completions taken in an order the seed decides, or give the test a stand-in that completes inside the run (a mailbox, a timer).";
 
     /// <summary>
     /// Words for undeclared outside work: the thread and what it waits for. The same whether the run found the thread

@@ -153,7 +153,7 @@ public sealed class ExplorationTests
         // Two threads each wait on a task that completes on the thread pool, the second task before the first in real
         // time. The run takes each completion only when the strategy picks it, so the order the threads resume in is
         // the run's decision, and the same seed gives the same trace whatever the pool did.
-        var options = new ExplorationOptions { Iterations = 200, AllowsOutsideWork = true };
+        var options = new ExplorationOptions { Iterations = 200, OutsideWork = OutsideWork.WhenIdle };
         var found = Exploration.Explore(OrderOfTasks, options);
         Assert.Equal(ExplorationFailure.Exception, found.Failure);
         Assert.Contains("'second' resumed before 'first'", found.Description, StringComparison.Ordinal);
@@ -223,6 +223,8 @@ public sealed class ExplorationTests
     {
         var exception = Assert.Throws<ArgumentOutOfRangeException>(() => Exploration.Explore(LostUpdate.Fixed, new ExplorationOptions { Iterations = 0 }));
         Assert.Equal("options.Iterations", exception.ParamName);
+        exception = Assert.Throws<ArgumentOutOfRangeException>(() => Exploration.Explore(LostUpdate.Fixed, new ExplorationOptions { OutsideWork = (OutsideWork)7 }));
+        Assert.Equal("options.OutsideWork", exception.ParamName);
         Assert.Throws<ArgumentNullException>(() => Exploration.Explore(null!));
     }
 }

@@ -15,7 +15,7 @@ namespace ThreadIterators.Tests;
 /// </summary>
 public sealed class OutsideWorkTests
 {
-    private static readonly ExplorationOptions Declared = new() { Iterations = 1, AllowsOutsideWork = true };
+    private static readonly ExplorationOptions Declared = new() { Iterations = 1, OutsideWork = OutsideWork.WhenIdle };
 
     [Fact]
     public void Undeclared_AWaitOnATaskNotComplete_FailsTheRun_NamingTheThreadAndTheTask()
@@ -27,7 +27,7 @@ public sealed class OutsideWorkTests
         Assert.Equal(ExplorationFailure.UndeclaredOutsideWork, result.Failure);
         Assert.Equal(1, result.Iterations);
         Assert.Contains("'fetcher' waits for a Task<Int32> to complete, outside the scheduler", result.Description, StringComparison.Ordinal);
-        Assert.Contains("ExplorationOptions.AllowsOutsideWork = true", result.Description, StringComparison.Ordinal);
+        Assert.Contains("ExplorationOptions.OutsideWork = OutsideWork.WhenIdle", result.Description, StringComparison.Ordinal);
 
         IEnumerable<Event> Test(Scheduler scheduler)
         {
@@ -218,7 +218,7 @@ public sealed class OutsideWorkTests
     {
         // Both branches are complete when the choice is made; declared, the task's completion is outside work the run
         // takes only when nothing else can go, so the message wins, every seed.
-        var result = Exploration.Explore(Test, new ExplorationOptions { Iterations = 50, AllowsOutsideWork = true });
+        var result = Exploration.Explore(Test, new ExplorationOptions { Iterations = 50, OutsideWork = OutsideWork.WhenIdle });
 
         Assert.False(result.Failed, result.ToString());
 
@@ -229,6 +229,55 @@ public sealed class OutsideWorkTests
             var choice = new Choice(Task.FromResult(1).AsEvent(), inbox.Recv());
             yield return choice;
             Assert.Equal(1, choice.Index);
+        }
+    }
+
+    [Theory]
+    [InlineData(ExplorationStrategy.Random)]
+    [InlineData(ExplorationStrategy.Pct)]
+    public void Anytime_AnOutsideCompletion_MayOvertakeWorkTheRunCouldStillDo_AndReplays(ExplorationStrategy strategy)
+    {
+        // 'fetcher' waits on a computation on the pool; 'worker' takes three steps. Taken only when nothing else can
+        // move, the computation always comes after the worker's steps; taken at any step, it may come first.
+        var whenIdle = Exploration.Explore(FetchRacingWork, new ExplorationOptions { Strategy = strategy, Iterations = 200, OutsideWork = OutsideWork.WhenIdle });
+        Assert.False(whenIdle.Failed, whenIdle.ToString());
+
+        var options = new ExplorationOptions { Strategy = strategy, Iterations = 200, OutsideWork = OutsideWork.Anytime };
+        var anytime = Exploration.Explore(FetchRacingWork, options);
+        Assert.Equal(ExplorationFailure.Exception, anytime.Failure);
+        Assert.Contains("the fetch completed before the work", anytime.Description, StringComparison.Ordinal);
+        for (var i = 0; i < 3; i++)
+        {
+            Assert.Equal(anytime.TraceHash, Exploration.Replay(FetchRacingWork, anytime.Seed, options).TraceHash);
+        }
+
+        static IEnumerable<Event> FetchRacingWork(Scheduler scheduler)
+        {
+            var order = new List<string>();
+            var fetcher = scheduler.Spawn(Fetch(order), "fetcher");
+            var worker = scheduler.Spawn(Work(order), "worker");
+            yield return fetcher.Exited;
+            yield return worker.Exited;
+            if (order[0] == "fetch")
+            {
+                throw new InvalidOperationException("the fetch completed before the work");
+            }
+        }
+
+        static IEnumerable<Event> Fetch(List<string> order)
+        {
+            yield return Task.Run(() => 42).AsEvent();
+            order.Add("fetch");
+        }
+
+        static IEnumerable<Event> Work(List<string> order)
+        {
+            foreach (var step in Steps())
+            {
+                yield return step;
+            }
+
+            order.Add("work");
         }
     }
 
