@@ -171,7 +171,10 @@ internal sealed class ScheduleController
                 var timerPending = Clock.AnyPending;
 
                 // A waiting thread woken inside the run (a choice's other branch, a stop) waits on nothing outside now.
-                _waiting.RemoveAll(_ready.Contains);
+                if (_waiting.Count > 0)
+                {
+                    _waiting.RemoveAll(_ready.Contains);
+                }
                 if (_ready.Count > 0 || _waiting.Count > 0)
                 {
                     var choice = _strategy.Choose(_ready, _waiting, timerPending, _steps + 1);
@@ -335,11 +338,7 @@ internal sealed class ScheduleController
     /// <summary>What an undeclared-outside-work failure tells the test to do.</summary>
     private const string HowToDeclare = "Declare it (ExplorationOptions.OutsideWork = OutsideWork.WhenIdle, or Anytime) to have its completions taken in an order the seed decides, or give the test a stand-in that completes inside the run (a mailbox, a timer).";
 
-    /// <summary>
-    /// Words for undeclared outside work: the thread and what it waits for. The same whether the run found the thread
-    /// waiting on it with nothing else to do, or its wake-up arrived first, so a failure's description does not
-    /// depend on that timing.
-    /// </summary>
+    /// <summary>Whether only work outside the scheduler can end a wait on <paramref name="waitingOn"/> (a task, a token, a channel, or a choice with such a branch).</summary>
     private static bool WaitsOutside(Event? waitingOn)
     {
         var wait = new WaitDescription();
@@ -347,6 +346,10 @@ internal sealed class ScheduleController
         return wait.Outside;
     }
 
+    /// <summary>
+    /// Words for undeclared outside work: the thread and what it waits for. The same whether the run found the thread
+    /// waiting on it with nothing else to do, or its wake-up arrived first.
+    /// </summary>
     private static string Undeclared(GreenThread thread, Event? waitingOn)
     {
         var wait = new WaitDescription();
