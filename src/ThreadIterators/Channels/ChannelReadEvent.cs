@@ -208,9 +208,9 @@ public sealed class ChannelReadEvent<T> : Event
         return EventOutcome.Parked;
     }
 
-    /// <summary>Reads an item if there is one, else waits on the channel until it may have one, again while other readers take them first.</summary>
     /// <summary>
-    /// Reads an item if one is there, or waits for one. <paramref name="readFirst"/> false (an explored run that seeds
+    /// Reads an item if there is one, else waits on the channel until it may have one, again while other readers take
+    /// them first. <paramref name="readFirst"/> false (an explored run that seeds
     /// outside work): waits first, so an item there already comes back through the channel's wait, as a wake-up the
     /// run takes in a seeded order, and whether it had arrived by now is not a race.
     /// </summary>

@@ -251,9 +251,9 @@ public sealed class ChannelWriteEvent<T> : Event
         }
     }
 
-    /// <summary>Writes the armed item if there is room, else waits on the channel until there may be, again while other writers take it first.</summary>
     /// <summary>
-    /// Writes if there is room, or waits for room. <paramref name="writeFirst"/> false (an explored run that seeds
+    /// Writes the armed item if there is room, else waits on the channel until there may be, again while other writers
+    /// take it first. <paramref name="writeFirst"/> false (an explored run that seeds
     /// outside work): waits first, so room there already comes back through the channel's wait, as a wake-up the run
     /// takes in a seeded order.
     /// </summary>
