@@ -3,6 +3,7 @@ using System.Diagnostics;
 using System.Linq;
 using ThreadIterators;
 using ThreadIterators.Samples.Testing;
+using ThreadIterators.Testing;
 
 // Explores each classic bug under both strategies: how many runs each needs to find the bug (median over 20
 // explorations with different seeds), and that the fix passes every run. Usage: dotnet run -c Release [--explorations N]

@@ -6,6 +6,7 @@ using System.Linq;
 using ThreadIterators.Benchmarks.ErlangComparison;
 using ThreadIterators.Benchmarks.Peers.Coyote;
 using ThreadIterators.Samples.Testing;
+using ThreadIterators.Testing;
 
 namespace ThreadIterators.Benchmarks.TestingComparison;
 

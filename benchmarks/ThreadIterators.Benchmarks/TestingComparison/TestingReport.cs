@@ -3,6 +3,7 @@ using System.Collections.Generic;
 using System.Globalization;
 using System.Linq;
 using System.Text;
+using ThreadIterators.Testing;
 
 namespace ThreadIterators.Benchmarks.TestingComparison;
 

@@ -331,7 +331,7 @@ public sealed class Choice : Event
             var start = _next;
             if (_rotating > 1 && thread.Scheduler.Controller is { } controller)
             {
-                // An explored run: which ready branch wins is one of the run's decisions, not the rotation's.
+                // A driven run: which ready branch wins is one of the controller's decisions, not the rotation's.
                 start = controller.ChooseBranch(_rotating);
             }
 

@@ -23,8 +23,8 @@ internal sealed class ChoiceTicket
     internal bool IsOpen => Branch.Choice.IsOpen(Generation);
 
     /// <summary>
-    /// Fires the branch for the registration's wait; a fire after that wait is over does nothing. Any thread. In an
-    /// explored run that seeds outside work, a fire from another OS thread (a task's continuation, a token's
+    /// Fires the branch for the registration's wait; a fire after that wait is over does nothing. Any thread. In a
+    /// driven run that seeds outside work, a fire from another OS thread (a task's continuation, a token's
     /// callback) would choose the branch at a moment of real time; it is handed to the run instead, which fires it
     /// when its strategy takes it, so which branch wins does not depend on that moment.
     /// </summary>

@@ -393,7 +393,7 @@ public abstract class Event
     internal virtual void DescribeWait(WaitDescription into) => into.Say(ToString()!);
 
     /// <summary>
-    /// What a completed wait gave the thread, for an explored run's trace (<see cref="Exploration"/>): " -> 5" for a
+    /// What a completed wait gave the thread, for a driven run's trace: " -> 5" for a
     /// receive that took 5. Empty for events that give nothing. The worker that ran the thread, right after its turn.
     /// </summary>
     internal virtual string TraceResult() => string.Empty;

@@ -144,10 +144,10 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
         Controller = options.Controller;
         if (Controller is not null && workerCount != 1)
         {
-            throw new ArgumentOutOfRangeException(nameof(options), workerCount, "An explored run has one worker.");
+            throw new ArgumentOutOfRangeException(nameof(options), workerCount, "A driven run has one worker.");
         }
 
-        Placement = Controller is not null ? new ControlledPolicy(Controller) : Policy switch
+        Placement = Controller is not null ? Controller.Placement : Policy switch
         {
             SchedulingPolicy.WorkStealing => new WorkStealingPolicy(this),
             SchedulingPolicy.SoftAffinity => new SoftAffinityPolicy(this),
@@ -173,7 +173,7 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
 
         if (Controller is null)
         {
-            // An explored run has nothing for it to watch: one worker, run by the exploring thread, no real time.
+            // A driven run has nothing for it to watch: one worker, run by the driving thread, no real time.
             _watchdog.Start();
         }
 
@@ -227,18 +227,18 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
 
     /// <summary>
     /// Gets where all of this scheduler's time comes from (<see cref="SchedulerOptions.TimeProvider"/>): the clock its
-    /// sleeps, timeouts and timers run on. In a run of <see cref="Exploration"/> it is the run's virtual clock, so a
-    /// test reads the time its threads see from here rather than from the machine.
+    /// sleeps, timeouts and timers run on. In an explored run (the ThreadIterators.Testing package) it is the run's
+    /// virtual clock, so a test reads the time its threads see from here rather than from the machine.
     /// </summary>
     public TimeProvider TimeProvider { get; }
 
     /// <summary>Gets the implementation of <see cref="Policy"/>.</summary>
     internal IPlacementPolicy Placement { get; }
 
-    /// <summary>Gets the controller of an explored run, or null (<see cref="SchedulerOptions.Controller"/>).</summary>
-    internal ScheduleController? Controller { get; }
+    /// <summary>Gets the controller of a driven run, or null (<see cref="SchedulerOptions.Controller"/>).</summary>
+    internal IRunController? Controller { get; }
 
-    /// <summary>Gets a value indicating whether this is an explored run that takes outside work's completions in a seeded order (<see cref="ScheduleController.SeedsOutsideWork"/>).</summary>
+    /// <summary>Gets a value indicating whether this is a driven run that takes outside work's completions in an order of its controller's (<see cref="IRunController.SeedsOutsideWork"/>).</summary>
     internal bool SeedsOutsideWork => Controller is { SeedsOutsideWork: true };
 
     /// <summary>Gets the workers.</summary>

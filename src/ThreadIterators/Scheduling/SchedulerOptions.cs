@@ -51,8 +51,8 @@ public sealed class SchedulerOptions
     public TimeProvider TimeProvider { get; init; } = TimeProvider.System;
 
     /// <summary>
-    /// Gets the controller of an explored run (<see cref="Exploration"/>), which makes every scheduling decision; null
-    /// for an ordinary scheduler. Requires one worker.
+    /// Gets the controller of a driven run (an exploration, in the testing package), which makes every scheduling
+    /// decision; null for an ordinary scheduler. Requires one worker.
     /// </summary>
-    internal ScheduleController? Controller { get; init; }
+    internal IRunController? Controller { get; init; }
 }

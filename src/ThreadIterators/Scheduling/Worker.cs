@@ -92,8 +92,8 @@ internal sealed partial class Worker
     /// <summary>The same policy if it is the default, work stealing: called through its sealed type on every turn, so the call is direct and inlined.</summary>
     private readonly WorkStealingPolicy? _workStealing;
 
-    /// <summary>The controller of an explored run, which picks every turn; null for an ordinary scheduler.</summary>
-    private readonly ScheduleController? _controller;
+    /// <summary>The controller of a driven run, which picks every turn; null for an ordinary scheduler.</summary>
+    private readonly IRunController? _controller;
 
     /// <summary>The policy's <see cref="IPlacementPolicy.Steals"/>, read on every local push.</summary>
     private readonly bool _steals;
@@ -231,7 +231,7 @@ internal sealed partial class Worker
     /// <summary>Gets a description of the green thread this worker is running, for exception messages.</summary>
     internal string RunningDescription => Running?.ToString() ?? "Code on a worker";
 
-    /// <summary>Starts the worker's OS thread; not in an explored run, whose exploring thread runs the worker (<see cref="RunControlledHere"/>).</summary>
+    /// <summary>Starts the worker's OS thread; not in a driven run, whose driving thread runs the worker (<see cref="RunDrivenHere"/>).</summary>
     internal void Start()
     {
         if (_controller is null)
@@ -240,7 +240,7 @@ internal sealed partial class Worker
         }
     }
 
-    /// <summary>Waits for the worker's OS thread to end; nothing to wait for in an explored run.</summary>
+    /// <summary>Waits for the worker's OS thread to end; nothing to wait for in a driven run.</summary>
     internal void Join()
     {
         if (_controller is null)
@@ -250,10 +250,11 @@ internal sealed partial class Worker
     }
 
     /// <summary>
-    /// Runs an explored run on the calling OS thread, as this worker, until the controller ends it: a run then costs
-    /// no OS thread of its own. The exploring thread only, once the run's first thread is spawned.
+    /// Runs a driven run on the calling OS thread, as this worker, one turn of budget 1 for each thread its
+    /// <see cref="IRunController"/> picks, until the controller ends it: a run then costs no OS thread of its own, and
+    /// every yield is one of the controller's decisions. The driving thread only, once the run's first thread is spawned.
     /// </summary>
-    internal void RunControlledHere()
+    internal void RunDrivenHere()
     {
         var previous = OsThreadContext.Existing;
         OsThreadContext.SetCurrent(Context);

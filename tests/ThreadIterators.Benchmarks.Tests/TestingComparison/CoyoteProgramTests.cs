@@ -5,6 +5,7 @@ using System.Linq;
 using ThreadIterators.Benchmarks.Peers.Coyote;
 using ThreadIterators.Benchmarks.TestingComparison;
 using ThreadIterators.Samples.Testing;
+using ThreadIterators.Testing;
 
 namespace ThreadIterators.Tests;
 

@@ -1,6 +1,7 @@
 using System.Linq;
 using ThreadIterators;
 using ThreadIterators.Samples.Testing;
+using ThreadIterators.Testing;
 
 namespace ThreadIterators.Tests;
 

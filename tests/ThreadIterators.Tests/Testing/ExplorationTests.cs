@@ -3,6 +3,7 @@ using System.Collections.Generic;
 using System.Linq;
 using ThreadIterators;
 using ThreadIterators.Samples.Testing;
+using ThreadIterators.Testing;
 
 namespace ThreadIterators.Tests;
 

@@ -2,6 +2,7 @@ using System;
 using System.Collections.Generic;
 using System.Linq;
 using ThreadIterators;
+using ThreadIterators.Testing;
 
 namespace ThreadIterators.Tests;
 

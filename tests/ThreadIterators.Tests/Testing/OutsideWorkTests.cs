@@ -5,6 +5,7 @@ using System.Threading;
 using System.Threading.Channels;
 using System.Threading.Tasks;
 using ThreadIterators;
+using ThreadIterators.Testing;
 
 namespace ThreadIterators.Tests;
 

@@ -6,6 +6,7 @@ using Microsoft.Coyote;
 using Microsoft.Coyote.Actors;
 using Microsoft.Coyote.Logging;
 using Microsoft.Coyote.SystematicTesting;
+using ThreadIterators.Testing;
 
 namespace ThreadIterators.Benchmarks.Peers.Coyote;
 

@@ -1,7 +1,7 @@
 using System;
 using System.Collections.Generic;
 
-namespace ThreadIterators;
+namespace ThreadIterators.Testing;
 
 /// <summary><see cref="ExplorationStrategy.Random"/>: every runnable thread, a pending timer, and (<see cref="OutsideWork.Anytime"/>) each thread's awaited outside completion, equally likely at each step.</summary>
 internal sealed class RandomStrategy(int seed) : IScheduleStrategy

@@ -3,7 +3,7 @@ using System.Collections.Generic;
 using System.Linq;
 using System.Threading;
 
-namespace ThreadIterators;
+namespace ThreadIterators.Testing;
 
 /// <summary>
 /// Runs one explored run's scheduling: the ready set, the strategy's pick of each step, the virtual clock's firings,
@@ -15,7 +15,7 @@ namespace ThreadIterators;
 /// <see cref="Next"/> and <see cref="TurnEnded"/>: the worker. <see cref="Ready"/>: any thread (a task completing
 /// outside). The result members: the exploring thread, once <see cref="Next"/> has returned null.
 /// </remarks>
-internal sealed class ScheduleController
+internal sealed class ScheduleController : IRunController
 {
     private readonly object _lock = new();
 
@@ -57,7 +57,11 @@ internal sealed class ScheduleController
         _strategy = strategy;
         _options = options;
         Clock = clock;
+        Placement = new ControlledPolicy(this);
     }
+
+    /// <inheritdoc/>
+    public IPlacementPolicy Placement { get; }
 
     /// <summary>Gets the run's time.</summary>
     internal VirtualClock Clock { get; }
@@ -67,7 +71,7 @@ internal sealed class ScheduleController
     /// then a wait on a task, a token or a channel parks even if already complete, so its completion comes back as a
     /// wake-up from outside, held until the strategy takes it.
     /// </summary>
-    internal bool SeedsOutsideWork => _options.OutsideWork != OutsideWork.Undeclared;
+    public bool SeedsOutsideWork => _options.OutsideWork != OutsideWork.Undeclared;
 
     /// <summary>Gets what ended the run, once ended.</summary>
     internal ExplorationFailure Failure { get; private set; }
@@ -118,7 +122,7 @@ internal sealed class ScheduleController
     /// when the strategy takes <paramref name="thread"/>'s outside work. A fire for a wait already over is dropped, as
     /// firing it would do nothing. Any thread.
     /// </summary>
-    internal void HoldFire(GreenThread thread, ChoiceTicket ticket)
+    public void HoldFire(GreenThread thread, ChoiceTicket ticket)
     {
         lock (_lock)
         {
@@ -150,7 +154,7 @@ internal sealed class ScheduleController
     /// The worker's next step: a thread to run, after firing any timers the strategy chose or nothing else allowed;
     /// null once the run has ended (the worker then idles until the scheduler is disposed).
     /// </summary>
-    internal GreenThread? Next()
+    public GreenThread? Next()
     {
         while (true)
         {
@@ -226,10 +230,10 @@ internal sealed class ScheduleController
     }
 
     /// <summary>Picks the branch a choice looks at first (<see cref="Choice"/>); the worker, inside a step.</summary>
-    internal int ChooseBranch(int count) => _strategy.ChooseBranch(count);
+    public int ChooseBranch(int count) => _strategy.ChooseBranch(count);
 
     /// <summary>Records the step that just ran on the worker: what the thread resumed from, what it got, and where it stopped.</summary>
-    internal void TurnEnded(GreenThread thread)
+    public void TurnEnded(GreenThread thread)
     {
         var advanced = thread.IsCompleted || thread.WaitingOn is DeferredParkEvent;
         if (!advanced && _options.OutsideWork == OutsideWork.Anytime && WaitsOutside(thread.WaitingOn))

@@ -1,4 +1,4 @@
-namespace ThreadIterators;
+namespace ThreadIterators.Testing;
 
 /// <summary>
 /// What an explored run does with work outside the scheduler: a task (a <c>Task.Run</c>, real I/O), a cancellation

@@ -2,7 +2,7 @@ using System;
 using System.Collections.Generic;
 using System.Threading;
 
-namespace ThreadIterators;
+namespace ThreadIterators.Testing;
 
 /// <summary>
 /// The time of an explored run (Go's <c>testing/synctest</c> bubble): it stands still while any thread can run, and

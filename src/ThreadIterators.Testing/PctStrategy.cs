@@ -1,7 +1,7 @@
 using System;
 using System.Collections.Generic;
 
-namespace ThreadIterators;
+namespace ThreadIterators.Testing;
 
 /// <summary>
 /// <see cref="ExplorationStrategy.Pct"/>: a priority per thread, drawn as it first becomes runnable (a random place in

@@ -1,4 +1,4 @@
-namespace ThreadIterators;
+namespace ThreadIterators.Testing;
 
 /// <summary>What ended an explored run.</summary>
 public enum ExplorationFailure

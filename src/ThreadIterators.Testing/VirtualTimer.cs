@@ -2,7 +2,7 @@ using System;
 using System.Threading;
 using System.Threading.Tasks;
 
-namespace ThreadIterators;
+namespace ThreadIterators.Testing;
 
 /// <summary>A timer of a <see cref="VirtualClock"/>: fires when the controller moves the clock to its deadline.</summary>
 internal sealed class VirtualTimer(VirtualClock clock, TimerCallback callback, object? state) : ITimer

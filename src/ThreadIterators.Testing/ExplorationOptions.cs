@@ -1,6 +1,6 @@
 using System;
 
-namespace ThreadIterators;
+namespace ThreadIterators.Testing;
 
 /// <summary>How <see cref="Exploration.Explore"/> runs a test: how many runs, which strategy, and the bounds of each run.</summary>
 public sealed class ExplorationOptions
@@ -46,7 +46,7 @@ public sealed class ExplorationOptions
         ArgumentOutOfRangeException.ThrowIfLessThan(OutsideWaitTimeout, TimeSpan.Zero, "options.OutsideWaitTimeout");
         if (!Enum.IsDefined(OutsideWork))
         {
-            throw new ArgumentOutOfRangeException("options.OutsideWork", OutsideWork, $"options.OutsideWork is {OutsideWork}, which is not an {nameof(ThreadIterators.OutsideWork)} value.");
+            throw new ArgumentOutOfRangeException("options.OutsideWork", OutsideWork, $"options.OutsideWork is {OutsideWork}, which is not an {nameof(Testing.OutsideWork)} value.");
         }
 
         if (!Enum.IsDefined(Strategy))

@@ -1,4 +1,4 @@
-namespace ThreadIterators;
+namespace ThreadIterators.Testing;
 
 /// <summary>How <see cref="Exploration"/> makes each scheduling decision of a run, from the run's seed.</summary>
 public enum ExplorationStrategy

@@ -2,7 +2,7 @@ using System;
 using System.Collections.Generic;
 using System.Text;
 
-namespace ThreadIterators;
+namespace ThreadIterators.Testing;
 
 /// <summary>
 /// What <see cref="Exploration.Explore"/> found, or what one run of <see cref="Exploration.Replay"/> did: whether it

@@ -1,4 +1,4 @@
-namespace ThreadIterators;
+namespace ThreadIterators.Testing;
 
 /// <summary>
 /// The placement of an explored run: every thread made ready, by a spawn, a wake-up or a yield, goes to the

@@ -1,6 +1,6 @@
 using System.Collections.Generic;
 
-namespace ThreadIterators;
+namespace ThreadIterators.Testing;
 
 /// <summary>Makes the scheduling decisions of one explored run, from its seed alone, so a run can be replayed.</summary>
 internal interface IScheduleStrategy

@@ -3,7 +3,7 @@ using System.Collections.Generic;
 using System.Diagnostics;
 using System.Threading;
 
-namespace ThreadIterators;
+namespace ThreadIterators.Testing;
 
 /// <summary>
 /// Runs a green-thread test under many seeded schedules on one OS thread, stops at the first that fails, and
@@ -98,7 +98,7 @@ public static class Exploration
             run.Attach(scheduler);
             scheduler.UnobservedFault += (_, e) => run.Fail(ExplorationFailure.Exception, e.Exception, $"{e.Thread} ended with an exception that nothing observed: {e.Exception.GetType().Name}: {e.Exception.Message}");
             scheduler.Spawn(test(scheduler), "test");
-            scheduler.Workers[0].RunControlledHere();
+            scheduler.Workers[0].RunDrivenHere();
         }
         finally
         {
