@@ -18,7 +18,7 @@ internal sealed class BlockingApiTable
     private const string YieldTaskThenRead = "yield task.AsEvent() instead and read the event's result";
 
     /// <summary>What the message suggests for a wait on a synchronization primitive.</summary>
-    private const string SignalOrRunBlocking = "signal the green thread through a mailbox instead, or yield Event.RunBlocking(...) to wait on the thread pool";
+    private const string SignalOrRunBlocking = "signal the green thread through a mailbox instead, or yield TaskEvent.RunBlocking(...) to wait on the thread pool";
 
     /// <summary>Every entry, whether or not the compilation references its type.</summary>
     private static readonly ImmutableArray<BlockingApi> s_all = ImmutableArray.Create(
@@ -36,7 +36,7 @@ internal sealed class BlockingApiTable
         new BlockingApi("System.Runtime.CompilerServices.ConfiguredValueTaskAwaitable+ConfiguredValueTaskAwaiter", "GetResult", "ConfigureAwait(...).GetAwaiter().GetResult()", YieldTaskThenRead, readsTask: true),
         new BlockingApi("System.Runtime.CompilerServices.ConfiguredValueTaskAwaitable`1+ConfiguredValueTaskAwaiter", "GetResult", "ConfigureAwait(...).GetAwaiter().GetResult()", YieldTaskThenRead, readsTask: true),
         new BlockingApi("System.Threading.Thread", "Sleep", "Thread.Sleep", "yield Event.Sleep(...) instead"),
-        new BlockingApi("System.Threading.Thread", "Join", "Thread.Join", "yield Event.RunBlocking(() => thread.Join()) instead to wait on the thread pool"),
+        new BlockingApi("System.Threading.Thread", "Join", "Thread.Join", "yield TaskEvent.RunBlocking(() => thread.Join()) instead to wait on the thread pool"),
         new BlockingApi("System.Threading.Monitor", "Wait", "Monitor.Wait", SignalOrRunBlocking),
         new BlockingApi("System.Threading.SemaphoreSlim", "Wait", "SemaphoreSlim.Wait", "yield semaphore.WaitAsync().AsEvent() instead, or take a CreditWindow credit"),
         new BlockingApi("System.Threading.ManualResetEventSlim", "Wait", "ManualResetEventSlim.Wait", SignalOrRunBlocking),
@@ -44,7 +44,7 @@ internal sealed class BlockingApiTable
         new BlockingApi("System.Threading.WaitHandle", "WaitOne", "WaitHandle.WaitOne", SignalOrRunBlocking),
         new BlockingApi("System.Threading.WaitHandle", "WaitAll", "WaitHandle.WaitAll", SignalOrRunBlocking),
         new BlockingApi("System.Threading.WaitHandle", "WaitAny", "WaitHandle.WaitAny", SignalOrRunBlocking),
-        new BlockingApi("System.Collections.Concurrent.BlockingCollection`1", "Take", "BlockingCollection.Take", "receive from a Mailbox<T> instead, or yield Event.RunBlocking(...) to wait on the thread pool"),
+        new BlockingApi("System.Collections.Concurrent.BlockingCollection`1", "Take", "BlockingCollection.Take", "receive from a Mailbox<T> instead, or yield TaskEvent.RunBlocking(...) to wait on the thread pool"),
         new BlockingApi("ThreadIterators.GreenThread", "Wait", "GreenThread.Wait", "yield thread.Exited instead"),
         new BlockingApi("ThreadIterators.Scheduler", "WaitForAll", "Scheduler.WaitForAll", "yield each thread's Exited instead"));
 

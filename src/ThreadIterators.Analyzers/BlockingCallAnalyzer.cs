@@ -7,7 +7,7 @@ namespace ThreadIterators.Analyzers;
 
 /// <summary>
 /// TI0001: a green-thread body calls a known blocking API (<see cref="BlockingApiTable"/>). Only the body's own
-/// statements count: a lambda inside it, such as the one given to <c>Event.RunBlocking</c> or <c>Task.Run</c>, runs
+/// statements count: a lambda inside it, such as the one given to <c>TaskEvent.RunBlocking</c> or <c>Task.Run</c>, runs
 /// elsewhere. A task's result read after the body has yielded or checked that task does not block
 /// (<see cref="CompletedTasks"/>).
 /// </summary>

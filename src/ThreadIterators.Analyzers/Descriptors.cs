@@ -21,7 +21,7 @@ internal static class Descriptors
         description: "A green-thread body runs on a scheduler worker, an OS thread shared by many green threads. A "
             + "blocking wait there (Task.Result, Task.Wait, Thread.Sleep, Monitor.Wait, a wait handle, GreenThread.Wait) "
             + "stops every green thread queued on that worker until it returns, and can deadlock the scheduler. Yield an "
-            + "event instead: task.AsEvent(), Event.Sleep, thread.Exited, or Event.RunBlocking for a call that has no "
+            + "event instead: task.AsEvent(), Event.Sleep, thread.Exited, or TaskEvent.RunBlocking for a call that has no "
             + "asynchronous form.");
 
     /// <summary>TI0002: a green-thread body creates an event and drops it without yielding it.</summary>

@@ -41,7 +41,7 @@ internal sealed class GreenThreadBody
             {
                 case AnonymousFunctionExpressionSyntax:
                     // A lambda cannot be an iterator, and what it does runs where it is called: on the thread pool
-                    // for Event.RunBlocking and Task.Run, later for a callback. Not the body's own work.
+                    // for TaskEvent.RunBlocking and Task.Run, later for a callback. Not the body's own work.
                     return null;
                 case LocalFunctionStatementSyntax local:
                     return From(ancestor, local.Body, node, model, eventType, cancellationToken);

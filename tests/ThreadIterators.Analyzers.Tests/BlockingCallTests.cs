@@ -232,13 +232,13 @@ public sealed class BlockingCallTests
             {
                 static IEnumerable<Event> Reader(string path, Task task, Task<int> typed)
                 {
-                    var text = Event.RunBlocking(() => File.ReadAllText(path));
+                    var text = TaskEvent.RunBlocking(() => File.ReadAllText(path));
                     yield return text;
-                    yield return Event.RunBlocking(() => task.Wait());
-                    yield return Event.RunBlocking(() => typed.Result);
+                    yield return TaskEvent.RunBlocking(() => task.Wait());
+                    yield return TaskEvent.RunBlocking(() => typed.Result);
                     yield return Task.Run(() => { Thread.Sleep(10); task.Wait(); }).AsEvent();
                     Func<int> later = delegate { return typed.Result; };
-                    yield return Event.RunBlocking(later);
+                    yield return TaskEvent.RunBlocking(later);
                 }
             }
             """);
@@ -253,7 +253,7 @@ public sealed class BlockingCallTests
             {
                 static IEnumerable<Event> Outer(Task<int> task)
                 {
-                    yield return Event.RunBlocking(Read);
+                    yield return TaskEvent.RunBlocking(Read);
 
                     int Read() => task.Result;
                 }

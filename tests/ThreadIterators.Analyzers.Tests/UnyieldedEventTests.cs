@@ -49,7 +49,7 @@ public sealed class UnyieldedEventTests
                     router.Put(1); // TI0002
                     target.Put(1); // TI0002
                     Event.Sleep(TimeSpan.FromMilliseconds(5)); // TI0002
-                    Event.RunBlocking(() => File.ReadAllText("x")); // TI0002
+                    TaskEvent.RunBlocking(() => File.ReadAllText("x")); // TI0002
                     Event.WhenCanceled(token); // TI0002
                     window.Acquire(); // TI0002
                     source.Offer(1); // TI0002
@@ -70,7 +70,7 @@ public sealed class UnyieldedEventTests
             ("TI0002", "Router.Put", "Body"),
             ("TI0002", "IMessageTarget.Put", "Body"),
             ("TI0002", "Event.Sleep", "Body"),
-            ("TI0002", "Event.RunBlocking", "Body"),
+            ("TI0002", "TaskEvent.RunBlocking", "Body"),
             ("TI0002", "Event.WhenCanceled", "Body"),
             ("TI0002", "CreditWindow.Acquire", "Body"),
             ("TI0002", "PullSource.Offer", "Body"),

@@ -46,7 +46,7 @@ namespace ThreadIterators;
 /// </example>
 /// </remarks>
 [DebuggerDisplay("{ToString(),nq}")]
-public sealed class TaskEvent : Event
+public sealed partial class TaskEvent : Event
 {
     /// <summary>The armed task; a <see cref="Task"/> is stored wrapped, so both kinds take one path. Default once its outcome is captured.</summary>
     private ValueTask _task;

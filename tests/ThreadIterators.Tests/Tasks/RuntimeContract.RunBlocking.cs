@@ -24,7 +24,7 @@ public abstract partial class RuntimeContract
 
         IEnumerable<Event> Call()
         {
-            var call = Event.RunBlocking(() =>
+            var call = TaskEvent.RunBlocking(() =>
             {
                 Volatile.Write(ref blockedOn, Environment.CurrentManagedThreadId);
                 Assert.True(otherRan.Wait(Timeout), "the other green thread never ran while the call blocked");
@@ -50,7 +50,7 @@ public abstract partial class RuntimeContract
 
         IEnumerable<Event> Call()
         {
-            var call = Event.RunBlocking(() => throw new InvalidOperationException("blocking call failed"));
+            var call = TaskEvent.RunBlocking(() => throw new InvalidOperationException("blocking call failed"));
             yield return call;
             try
             {
@@ -66,7 +66,7 @@ public abstract partial class RuntimeContract
     [Fact]
     public void RunBlocking_NullFunction_Refused()
     {
-        Assert.Equal("function", Assert.Throws<ArgumentNullException>(() => Event.RunBlocking<int>(null!)).ParamName);
-        Assert.Equal("action", Assert.Throws<ArgumentNullException>(() => Event.RunBlocking(null!)).ParamName);
+        Assert.Equal("function", Assert.Throws<ArgumentNullException>(() => TaskEvent.RunBlocking<int>(null!)).ParamName);
+        Assert.Equal("action", Assert.Throws<ArgumentNullException>(() => TaskEvent.RunBlocking(null!)).ParamName);
     }
 }
