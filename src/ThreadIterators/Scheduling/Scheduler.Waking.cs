@@ -14,14 +14,7 @@ public sealed partial class Scheduler
     {
         thread.AssertQueued("a wake-up");
         var waker = OwnWorker(context);
-        if (_workStealing is { } workStealing)
-        {
-            workStealing.Woken(thread, waker);
-        }
-        else
-        {
-            Placement.Woken(thread, waker);
-        }
+        Placement.Woken(thread, waker);
     }
 
     /// <summary>
@@ -32,14 +25,7 @@ public sealed partial class Scheduler
     {
         thread.AssertQueued("a wake-up alongside its waker");
         var waker = OwnWorker(OsThreadContext.Current);
-        if (_workStealing is { } workStealing)
-        {
-            workStealing.WokenAlongside(thread, waker);
-        }
-        else
-        {
-            Placement.WokenAlongside(thread, waker);
-        }
+        Placement.WokenAlongside(thread, waker);
     }
 
     /// <summary>Gets the worker the calling OS thread is if it is one of this scheduler's, else null.</summary>

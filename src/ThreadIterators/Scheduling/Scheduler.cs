@@ -102,11 +102,6 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
     /// </summary>
     private List<GreenThread>? _beingDisposed;
 
-    /// <summary>
-    /// <see cref="Placement"/> if it is the default, work stealing: the spawn and wake-up paths call it through its
-    /// sealed type, so the call is direct and inlined (see <see cref="IPlacementPolicy"/>).
-    /// </summary>
-    private readonly WorkStealingPolicy? _workStealing;
 
     /// <summary>Initializes a scheduler with one worker per processor and the default policy.</summary>
     public Scheduler()
@@ -147,15 +142,14 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
             throw new ArgumentOutOfRangeException(nameof(options), workerCount, "A driven run has one worker.");
         }
 
-        Placement = Controller is not null ? Controller.Placement : Policy switch
+        Placement = new Placement(Controller is not null ? Controller.Placement : Policy switch
         {
             SchedulingPolicy.WorkStealing => new WorkStealingPolicy(this),
             SchedulingPolicy.SoftAffinity => new SoftAffinityPolicy(this),
             SchedulingPolicy.Dedicated => new DedicatedPolicy(this),
             SchedulingPolicy.SharedQueue => new SharedQueuePolicy(this),
             _ => throw new ArgumentOutOfRangeException(nameof(options), Policy, $"options.Policy is {Policy}, which is not a {nameof(SchedulingPolicy)} value."),
-        };
-        _workStealing = Placement as WorkStealingPolicy;
+        });
         Idle = new IdleWorkers(workerCount);
         _registry = new ThreadRegistry(workerCount);
         Workers = new Worker[workerCount];
@@ -233,7 +227,7 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
     public TimeProvider TimeProvider { get; }
 
     /// <summary>Gets the implementation of <see cref="Policy"/>.</summary>
-    internal IPlacementPolicy Placement { get; }
+    internal Placement Placement { get; }
 
     /// <summary>Gets the controller of a driven run, or null (<see cref="SchedulerOptions.Controller"/>).</summary>
     internal IRunController? Controller { get; }
@@ -280,7 +274,7 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
 
         var own = OwnWorker(OsThreadContext.Current);
         var id = own?.NextThreadId() ?? Interlocked.Increment(ref _counters.LastId);
-        var home = _workStealing is { } workStealing ? workStealing.HomeOf(id, own) : Placement.HomeOf(id, own);
+        var home = Placement.HomeOf(id, own);
         var thread = new GreenThread(this, body.GetEnumerator(), id, home, name);
         if (own is not null)
         {
@@ -307,14 +301,7 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
         }
 
         thread.AssertQueued("its spawn");
-        if (_workStealing is { } stealing)
-        {
-            stealing.Spawned(thread, own);
-        }
-        else
-        {
-            Placement.Spawned(thread, own);
-        }
+        Placement.Spawned(thread, own);
 
         return thread;
     }

@@ -86,11 +86,9 @@ internal sealed partial class Worker
     /// <summary>The OS thread.</summary>
     private readonly Thread _thread;
 
-    /// <summary>The scheduler's policy, which makes every placement decision.</summary>
-    private readonly IPlacementPolicy _placement;
+    /// <summary>The scheduler's placement policy (<see cref="Scheduler.Placement"/>), held here so a turn reads it from the worker's own fields.</summary>
+    private readonly Placement _placement;
 
-    /// <summary>The same policy if it is the default, work stealing: called through its sealed type on every turn, so the call is direct and inlined.</summary>
-    private readonly WorkStealingPolicy? _workStealing;
 
     /// <summary>The controller of a driven run, which picks every turn; null for an ordinary scheduler.</summary>
     private readonly IRunController? _controller;
@@ -176,7 +174,6 @@ internal sealed partial class Worker
         _random = (uint)(index * 2654435761u) | 1;
         Context = new OsThreadContext(this);
         _placement = scheduler.Placement;
-        _workStealing = _placement as WorkStealingPolicy;
         _steals = _placement.Steals;
         _pins = _placement.Pins;
         _controller = scheduler.Controller;
@@ -537,7 +534,7 @@ internal sealed partial class Worker
         Volatile.Write(ref _turnCount, _turnCount + 1);
         Volatile.Write(ref _runningId, thread.Id);
         _longTurnAt = Counters.Sent + LongTurnSends;
-        var weighedSince = _workStealing is { } workStealing ? workStealing.TurnStarting(thread, this) : _placement.TurnStarting(thread, this);
+        var weighedSince = _placement.TurnStarting(thread, this);
 
         thread.AssertRunning(this);
         try
