@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Generic;
+using System.Diagnostics;
 using System.Linq;
 using System.Threading;
 
@@ -260,6 +261,7 @@ internal sealed class ScheduleController : IRunController
     /// </summary>
     private bool WaitOutside()
     {
+        Debug.Assert(Monitor.IsEntered(_lock), "The run's outside wake-ups are read, and the run may end, without the controller's lock.");
         var scheduler = _scheduler!;
         if (scheduler.LiveThreadCount == 0)
         {
@@ -297,6 +299,7 @@ internal sealed class ScheduleController : IRunController
     /// </summary>
     private bool TakeOutside(GreenThread target)
     {
+        Debug.Assert(Monitor.IsEntered(_lock), "The run's waiting threads, held fires and outside wake-ups are taken without the controller's lock, which its wait also needs.");
         _waiting.Remove(target);
         var scheduler = _scheduler!;
         var deadline = DateTime.UtcNow + _options.OutsideWaitTimeout;
@@ -335,6 +338,7 @@ internal sealed class ScheduleController : IRunController
     /// <summary>The index of a held fire for <paramref name="thread"/>'s current wait, or -1; drops fires for waits already over. Under the lock.</summary>
     private int LiveFireOf(GreenThread thread)
     {
+        Debug.Assert(Monitor.IsEntered(_lock), "The run's held fires are read and pruned without the controller's lock.");
         _fires.RemoveAll(static f => !f.Ticket.IsOpen);
         return _fires.FindIndex(f => f.Thread == thread);
     }
@@ -365,6 +369,7 @@ internal sealed class ScheduleController : IRunController
     /// <summary>Ends the run with a failure. Under the lock.</summary>
     private void FailUnderLock(ExplorationFailure failure, Exception? exception, string description)
     {
+        Debug.Assert(Monitor.IsEntered(_lock), "The run's failure is written without the controller's lock.");
         Failure = failure;
         Exception = exception;
         Description = description;
@@ -372,7 +377,11 @@ internal sealed class ScheduleController : IRunController
     }
 
     /// <summary>Ends the run: <see cref="Next"/> returns null from now on. Under the lock.</summary>
-    private void Finish() => _finished = true;
+    private void Finish()
+    {
+        Debug.Assert(Monitor.IsEntered(_lock), "The run's end is written without the controller's lock.");
+        _finished = true;
+    }
 
     private void Record(string step)
     {

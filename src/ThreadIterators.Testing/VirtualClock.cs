@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Generic;
+using System.Diagnostics;
 using System.Threading;
 
 namespace ThreadIterators.Testing;
@@ -50,6 +51,9 @@ internal sealed class VirtualClock : TimeProvider
         timer.Change(dueTime, period);
         return timer;
     }
+
+    /// <summary>Gets a value indicating whether the calling thread holds the clock's lock; for its timers' DEBUG checks, as the lock is private.</summary>
+    internal bool HoldsLock => Monitor.IsEntered(_lock);
 
     /// <summary>Gets a value indicating whether any timer is armed.</summary>
     internal bool AnyPending
@@ -107,6 +111,7 @@ internal sealed class VirtualClock : TimeProvider
     /// <summary>The armed timer with the earliest deadline; the one created first among equals. Under the lock.</summary>
     private VirtualTimer? Earliest()
     {
+        Debug.Assert(Monitor.IsEntered(_lock), "The virtual clock's timer list is read without the clock's lock.");
         VirtualTimer? earliest = null;
         foreach (var timer in _timers)
         {

@@ -1,4 +1,5 @@
 using System;
+using System.Diagnostics;
 using System.Threading;
 using System.Threading.Tasks;
 
@@ -30,12 +31,17 @@ internal sealed class VirtualTimer(VirtualClock clock, TimerCallback callback, o
     /// <summary>Sets the deadline and period. Under the clock's lock.</summary>
     internal void Arm(long due, long period)
     {
+        Debug.Assert(clock.HoldsLock, "A virtual timer's deadline and period are written without the clock's lock.");
         Due = due;
         _period = period;
     }
 
     /// <summary>Disarms a one-shot timer, or moves a periodic one to its next deadline. Under the clock's lock.</summary>
-    internal void Fired() => Due = _period == 0 ? -1 : Due + _period;
+    internal void Fired()
+    {
+        Debug.Assert(clock.HoldsLock, "A virtual timer's deadline is moved without the clock's lock.");
+        Due = _period == 0 ? -1 : Due + _period;
+    }
 
     /// <summary>Runs the callback. Outside the lock: it re-arms timers.</summary>
     internal void Run() => callback(state);

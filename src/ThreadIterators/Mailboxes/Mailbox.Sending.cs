@@ -1,4 +1,5 @@
 using System;
+using System.Diagnostics;
 using System.Numerics;
 using System.Runtime.CompilerServices;
 using System.Threading;
@@ -335,6 +336,7 @@ public sealed partial class Mailbox<T>
     /// </summary>
     private MailboxSegment<T> NextBoundedSegment(MailboxSegment<T> full)
     {
+        Debug.Assert(Monitor.IsEntered(full), "A bounded mailbox's next segment is sized from the full tail's base without that segment's lock.");
         var capacity = full.Capacity;
         var slots = Math.Min(full.SlotCount * Growth, LastBoundedSlots(capacity));
 

@@ -1,4 +1,5 @@
 using System;
+using System.Diagnostics;
 using System.Diagnostics.CodeAnalysis;
 using System.Threading;
 using System.Threading.Channels;
@@ -282,6 +283,7 @@ internal sealed class MailboxChannelReader<T> : ChannelReader<T>, IValueTaskSour
     /// </summary>
     private bool Look()
     {
+        Debug.Assert(Monitor.IsEntered(_gate), "The reader's park mark, held message and end are read and written without the reader's lock.");
         if (_markHeld)
         {
             // The receiver side may not take while parked; a sender that took the mark first ends the wait itself.
@@ -324,6 +326,7 @@ internal sealed class MailboxChannelReader<T> : ChannelReader<T>, IValueTaskSour
 
     private void CompleteCompletion()
     {
+        Debug.Assert(Monitor.IsEntered(_gate), "The reader's Completion is read and completed without the reader's lock.");
         switch (_mailbox.CompletionError)
         {
             case null:
@@ -359,6 +362,7 @@ internal sealed class MailboxChannelReader<T> : ChannelReader<T>, IValueTaskSour
     /// <summary>Ends the wait whose mark this side took back, on the thread pool, so no consumer code runs under the lock.</summary>
     private void EndWait(Exception? ending)
     {
+        Debug.Assert(Monitor.IsEntered(_gate), "The outstanding wait's ending is written without the reader's lock.");
         _ending = ending;
         ThreadPool.UnsafeQueueUserWorkItem(this, preferLocal: false);
     }

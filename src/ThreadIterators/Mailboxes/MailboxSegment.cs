@@ -339,6 +339,7 @@ internal class MailboxSegment<T>
     /// </summary>
     internal bool Freeze(out long appended)
     {
+        Debug.Assert(Monitor.IsEntered(this), "A segment is frozen without its lock, which every change of a mailbox's tail holds.");
         Debug.Assert(Volatile.Read(ref Next) is not null, "A segment is frozen before its successor is linked: the receiver would drain it and find nowhere to go on.");
         while (true)
         {

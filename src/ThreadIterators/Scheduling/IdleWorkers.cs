@@ -119,6 +119,7 @@ internal sealed class IdleWorkers
     /// <summary>The one removal from the list. Under the lock.</summary>
     private Worker RemoveAt(int index)
     {
+        Debug.Assert(Monitor.IsEntered(_listed), "A worker is taken off the idle list without the list's lock.");
         var worker = _listed[index];
         _listed.RemoveAt(index);
         worker.IsListedIdle = false;

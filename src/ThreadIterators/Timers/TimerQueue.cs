@@ -396,6 +396,7 @@ internal sealed class TimerQueue : IDisposable
     /// <summary>Under the lock, with the system clock: starts the queue's thread, or pulses it if it would look too late for <paramref name="deadline"/>.</summary>
     private void WakeThreadFor(long deadline)
     {
+        Debug.Assert(Monitor.IsEntered(_lock), "The queue's thread and its look-by time are read and written, and its monitor pulsed, without the queue's lock.");
         if (_thread is null)
         {
             // A dedicated thread rather than the thread pool: see _ownThread. Background, so it never keeps the process alive.
@@ -561,6 +562,7 @@ internal sealed class TimerQueue : IDisposable
         {
             // Called back from inside Change, on a thread that is scheduling: see t_arming. This thread holds the
             // arm lock (Arm is below on its stack), so the flag is written under it.
+            Debug.Assert(Monitor.IsEntered(_armLock), "The called-back-while-arming flag is written without the arm lock, which Arm holds across Change.");
             _calledBackWhileArming = true;
             ThreadPool.UnsafeQueueUserWorkItem(static queue => queue.OnTimer(), this, preferLocal: false);
             return;
@@ -649,6 +651,7 @@ internal sealed class TimerQueue : IDisposable
     /// <summary>Under the lock: this thread stops firing; a disposal waiting for that goes on.</summary>
     private void LeaveFiring()
     {
+        Debug.Assert(Monitor.IsEntered(_lock), "The firer is cleared, and a waiting disposal pulsed, without the queue's lock.");
         _firer = null;
         if (_disposed)
         {
@@ -659,6 +662,7 @@ internal sealed class TimerQueue : IDisposable
     /// <summary>Under the lock: moves up to <see cref="MaxBatch"/> entries due by <paramref name="now"/> into <paramref name="batch"/>, earliest first.</summary>
     private void TakeDue(long now, List<TimerEntry> batch)
     {
+        Debug.Assert(Monitor.IsEntered(_lock), "Due entries are taken off the timer heap without the queue's lock.");
         while (_count > 0 && _heap[0].Deadline <= now && batch.Count < MaxBatch)
         {
             batch.Add(_heap[0].Entry);
@@ -671,6 +675,7 @@ internal sealed class TimerQueue : IDisposable
     /// <summary>Under the lock: removes the node at <paramref name="index"/>, marking its entry not pending.</summary>
     private void RemoveAt(int index)
     {
+        Debug.Assert(Monitor.IsEntered(_lock), "A node is removed from the timer heap without the queue's lock.");
         var entry = _heap[index].Entry;
         entry.HeapIndex = -1;
 #if DEBUG
@@ -698,6 +703,7 @@ internal sealed class TimerQueue : IDisposable
     /// <summary>Under the lock: moves the node at <paramref name="index"/> up to its place, updating each moved entry's index.</summary>
     private void SiftUp(int index)
     {
+        Debug.Assert(Monitor.IsEntered(_lock), "The timer heap and its entries' indexes are moved without the queue's lock.");
         var heap = _heap;
         var node = heap[index];
         while (index > 0)
@@ -720,6 +726,7 @@ internal sealed class TimerQueue : IDisposable
     /// <summary>Under the lock: moves the node at <paramref name="index"/> down to its place, updating each moved entry's index.</summary>
     private void SiftDown(int index)
     {
+        Debug.Assert(Monitor.IsEntered(_lock), "The timer heap and its entries' indexes are moved without the queue's lock.");
         var heap = _heap;
         var count = _count;
         var node = heap[index];
@@ -758,6 +765,7 @@ internal sealed class TimerQueue : IDisposable
     /// <summary>Under the lock: halves the array when a quarter of it is used, so a burst of timers does not keep its memory.</summary>
     private void ShrinkIfSparse()
     {
+        Debug.Assert(Monitor.IsEntered(_lock), "The timer heap's size is read and the heap replaced without the queue's lock.");
         if (_heap.Length > MinCapacity && _count < _heap.Length / 4)
         {
             Resize(Math.Max(MinCapacity, _heap.Length / 2));
@@ -767,6 +775,7 @@ internal sealed class TimerQueue : IDisposable
     /// <summary>Under the lock: moves the heap to an array of <paramref name="capacity"/> slots.</summary>
     private void Resize(int capacity)
     {
+        Debug.Assert(Monitor.IsEntered(_lock), "The timer heap is copied and replaced without the queue's lock.");
         var heap = new TimerNode[capacity];
         Array.Copy(_heap, heap, _count);
         _heap = heap;
@@ -776,6 +785,7 @@ internal sealed class TimerQueue : IDisposable
     [Conditional("DEBUG")]
     private void AssertPendingHere(TimerEntry entry)
     {
+        Debug.Assert(Monitor.IsEntered(_lock), "The timer heap is read to check an entry without the queue's lock.");
         var index = entry.HeapIndex;
         Debug.Assert(index < _count && ReferenceEquals(_heap[index].Entry, entry), $"A timer entry ({entry}) is pending in another queue, or its heap index {index} is stale.");
     }
