@@ -451,7 +451,7 @@ public sealed partial class Mailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
     public bool TryComplete(Exception? error = null) => End(error);
 
     /// <inheritdoc/>
-    public override string ToString() => Name is null ? $"Mailbox<{typeof(T).Name}>" : $"Mailbox<{typeof(T).Name}> '{Name}'";
+    public override string ToString() => Name is null ? $"Mailbox<{TypeNames.Of<T>()}>" : $"Mailbox<{TypeNames.Of<T>()}> '{Name}'";
 
     /// <summary>Gets what the debugger shows: the mailbox, its messages (of its capacity), its receiver, and whether it is completed.</summary>
     internal string DebuggerDisplay

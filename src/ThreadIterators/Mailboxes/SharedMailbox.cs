@@ -283,7 +283,7 @@ public sealed class SharedMailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
     }
 
     /// <inheritdoc/>
-    public override string ToString() => Name is null ? $"SharedMailbox<{typeof(T).Name}>" : $"SharedMailbox<{typeof(T).Name}> '{Name}'";
+    public override string ToString() => Name is null ? $"SharedMailbox<{TypeNames.Of<T>()}>" : $"SharedMailbox<{TypeNames.Of<T>()}> '{Name}'";
 
     /// <inheritdoc/>
     bool IBoundedTarget<T>.TryAdd(T message) => TryAdd(message);

@@ -142,5 +142,5 @@ public sealed class PullSource<T>
     }
 
     /// <inheritdoc/>
-    public override string ToString() => Name is null ? $"PullSource<{typeof(T).Name}>" : $"PullSource<{typeof(T).Name}> '{Name}'";
+    public override string ToString() => Name is null ? $"PullSource<{TypeNames.Of<T>()}>" : $"PullSource<{TypeNames.Of<T>()}> '{Name}'";
 }

@@ -66,7 +66,7 @@ public sealed class Puller<T>
     public Event Next() => _next;
 
     /// <inheritdoc/>
-    public override string ToString() => $"Puller<{typeof(T).Name}> of {_source} (batches of {BatchSize}{(Prefetch ? ", prefetching" : string.Empty)})";
+    public override string ToString() => $"Puller<{TypeNames.Of<T>()}> of {_source} (batches of {BatchSize}{(Prefetch ? ", prefetching" : string.Empty)})";
 
     /// <summary>Sends the buffers that are free as requests, before waiting for a batch.</summary>
     internal void Ask()

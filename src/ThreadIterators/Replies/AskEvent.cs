@@ -72,7 +72,7 @@ public sealed class AskEvent<T> : Event, IReplyListener
     public Exception? Exception => Pending.IsDecided ? Pending.Error : null;
 
     /// <inheritdoc/>
-    public override string ToString() => $"AskEvent<{typeof(T).Name}> of {Pending.Describe()} ({Pending.OutcomeText})";
+    public override string ToString() => $"AskEvent<{TypeNames.Of<T>()}> of {Pending.Describe()} ({Pending.OutcomeText})";
 
     internal override void DescribeWait(WaitDescription into)
     {

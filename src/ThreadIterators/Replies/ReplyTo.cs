@@ -93,7 +93,7 @@ public sealed class ReplyTo<T>
     }
 
     /// <inheritdoc/>
-    public override string ToString() => $"ReplyTo<{typeof(T).Name}> of {_pending.Describe()} ({_pending.OutcomeText})";
+    public override string ToString() => $"ReplyTo<{TypeNames.Of<T>()}> of {_pending.Describe()} ({_pending.OutcomeText})";
 
     private void TakeAnswer(string how)
     {

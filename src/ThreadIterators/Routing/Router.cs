@@ -115,7 +115,7 @@ public sealed class Router<T> : IMessageTarget<T>
     public Event Put(T message) => Pick().Put(message);
 
     /// <inheritdoc/>
-    public override string ToString() => $"Router<{typeof(T).Name}> ({Strategy}, {_routees.Length} mailboxes)" + (Name is null ? string.Empty : $" '{Name}'");
+    public override string ToString() => $"Router<{TypeNames.Of<T>()}> ({Strategy}, {_routees.Length} mailboxes)" + (Name is null ? string.Empty : $" '{Name}'");
 
     /// <summary>Chooses the mailbox for the next message.</summary>
     private Mailbox<T> Pick()

@@ -135,7 +135,7 @@ internal sealed class DelayedSend<T> : TimerEntry, IScheduledSend
             Canceled => "canceled",
             _ => "failed",
         };
-        return $"a send of {typeof(T).Name} to {_target} after a delay ({state})";
+        return $"a send of {TypeNames.Of<T>()} to {_target} after a delay ({state})";
     }
 
     /// <summary>On the thread pool, after the timer found a bounded target full: waits for room, until the scheduler's disposal; never throws.</summary>

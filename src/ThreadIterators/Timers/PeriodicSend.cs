@@ -209,7 +209,7 @@ internal sealed class PeriodicSend<T> : TimerEntry, IScheduledSend
             Canceled => "canceled",
             _ => "failed",
         };
-        return $"a periodic send of {typeof(T).Name} to {_target} ({state}, {SentCount} sent, {DroppedCount} dropped)";
+        return $"a periodic send of {TypeNames.Of<T>()} to {_target} ({state}, {SentCount} sent, {DroppedCount} dropped)";
     }
 
     /// <summary>
