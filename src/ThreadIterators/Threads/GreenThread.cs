@@ -51,10 +51,10 @@ public sealed partial class GreenThread
     private ExceptionDispatchInfo? _pendingFault;
 
     /// <summary>
-    /// Null while running and unobserved, <see cref="s_exitedQuietly"/>, or the thread's <see cref="ExitEvent"/>; or,
-    /// while the thread lives and nothing has asked for its exit event, the one mailbox it receives from (an
-    /// <see cref="IReceiverEndHandler"/>), so that a thread with a mailbox of its own pays no memory to have it told
-    /// of its end.
+    /// Null while running and unobserved, <see cref="s_exitedQuietly"/>, or the thread's <see cref="ExitEvent"/> (its
+    /// join event, whose base <see cref="ThreadEnd"/> keeps the rest of its end); or, while the thread lives and
+    /// nothing has asked for its exit event, the one mailbox it receives from (an <see cref="IReceiverEndHandler"/>),
+    /// so that a thread with a mailbox of its own pays no memory to have it told of its end.
     /// </summary>
     private object? _exit;
 
@@ -490,8 +490,25 @@ public sealed partial class GreenThread
         }
     }
 
-    /// <summary>Gets the field that holds the exit event, for a linked thread's end to drop its link here.</summary>
-    internal ref object? ExitField => ref _exit;
+    /// <summary>
+    /// Adds a listener to be told of this thread's end (see <see cref="IExitListener"/>), or tells it at once if the
+    /// end is decided. How a feature (a watch, a link) hears the end without the core naming it. Any thread.
+    /// </summary>
+    /// <returns>True if the listener will be told; false if the thread had ended (it was told, unless a removal took it first).</returns>
+    internal bool AddExitListener(IExitListener listener) => GetExitEvent().AddListener(listener);
+
+    /// <summary>
+    /// Drops a listener its owner has taken back, so that it holds no memory until the thread ends. Any thread; a
+    /// listener this thread does not hold is left alone.
+    /// </summary>
+    internal void RemoveExitListener(IExitListener listener) => (Volatile.Read(ref _exit) as ExitEvent)?.RemoveListener(listener);
+
+    /// <summary>
+    /// Gets the first of this thread's exit listeners, most recent first, that <paramref name="match"/> accepts, or
+    /// null; none once the end is decided. Any thread; <paramref name="match"/> runs under a lock, so it must take none.
+    /// </summary>
+    internal IExitListener? FindExitListener<TState>(Func<IExitListener, TState, bool> match, TState state) =>
+        (Volatile.Read(ref _exit) as ExitEvent)?.FindListener(match, state);
 
     private ExitEvent GetExitEvent()
     {

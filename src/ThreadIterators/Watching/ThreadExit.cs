@@ -5,7 +5,7 @@ namespace ThreadIterators;
 /// <summary>
 /// The message a green thread's end sends: to a <see cref="ThreadWatch"/>'s target (Erlang's <c>'DOWN'</c> message,
 /// Akka.NET's <c>Terminated</c>), or to the exit target of a linked thread that traps exits (Erlang's
-/// <c>'EXIT'</c> message; see <see cref="GreenThread.TrapExits"/>).
+/// <c>'EXIT'</c> message; see <see cref="GreenThreadWatching.TrapExits"/>).
 /// </summary>
 /// <remarks>A value, so sending it allocates nothing; immutable.</remarks>
 public readonly struct ThreadExit

@@ -1,3 +1,4 @@
+using System;
 using System.Diagnostics;
 using System.Threading;
 
@@ -5,8 +6,8 @@ namespace ThreadIterators;
 
 /// <summary>
 /// A watch on a green thread (Erlang's monitor, Akka.NET's <c>Watch</c>): when the thread ends, however it ends, one
-/// <see cref="ThreadExit"/> goes to the target the watcher chose. Made by <see cref="GreenThread.Watch"/>; removed
-/// by <see cref="Remove"/>.
+/// <see cref="ThreadExit"/> goes to the target the watcher chose. Made by <see cref="GreenThreadWatching.Watch"/>;
+/// removed by <see cref="Remove"/>.
 /// </summary>
 /// <remarks>
 /// <para>
@@ -21,26 +22,25 @@ namespace ThreadIterators;
 /// </para>
 /// </remarks>
 [DebuggerDisplay("{ToString(),nq}")]
-public sealed class ThreadWatch
+public sealed class ThreadWatch : IExitListener
 {
+    /// <summary>The state of a watch that has neither sent its message nor been removed.</summary>
     private const int Active = 0;
+
+    /// <summary>The state of a watch removed before its thread's end took it.</summary>
     private const int Removed = 1;
+
+    /// <summary>The state of a watch its thread's end took: its message is sent, or on its way.</summary>
     private const int Fired = 2;
 
+    /// <summary>Where the message goes; unbounded.</summary>
     private readonly IMessageTarget<ThreadExit> _target;
 
     /// <summary><see cref="Active"/>, then <see cref="Removed"/> or <see cref="Fired"/>, once, by a compare-and-swap.</summary>
     private int _state;
 
-    /// <summary>
-    /// Gets or sets the watch before this one in its thread's list: intrusive, since a list of references would cost
-    /// a thread watched many times about 26 more bytes per watch in the arrays its growth leaves behind. Guarded by
-    /// the thread's exit event's lock.
-    /// </summary>
-    internal ThreadWatch? Previous { get; set; }
-
-    /// <summary>Gets or sets the watch after this one in its thread's list; see <see cref="Previous"/>.</summary>
-    internal ThreadWatch? Next { get; set; }
+    /// <summary>The watch's node in its thread's list of exit listeners; guarded by the lock of the thread's end.</summary>
+    private ExitListenerNode _node;
 
     internal ThreadWatch(GreenThread thread, IMessageTarget<ThreadExit> target)
     {
@@ -66,36 +66,34 @@ public sealed class ThreadWatch
             return false;
         }
 
-        Thread.ForgetWatch(this);
+        Thread.RemoveExitListener(this);
         return true;
     }
 
     /// <inheritdoc/>
     public override string ToString() => $"Watch on {Thread} ({Volatile.Read(ref _state) switch { Active => "active", Removed => "removed", _ => "fired" }})";
 
-    /// <summary>Sends the message unless the watch was removed; true if it sent to a target that observes a fault. The watcher on an ended thread; once.</summary>
-    internal bool TryFire(ThreadOutcome outcome, System.Exception? exception)
-    {
-        if (!TryClaim())
-        {
-            return false;
-        }
+    /// <summary>Gets a value indicating whether sending this watch's message observes a fault: unless its target only tidies up.</summary>
+    bool IExitListener.ObservesFault => _target is not IUnobservingTarget;
 
-        Send(outcome, exception);
-        return Observes;
+    /// <inheritdoc/>
+    ref ExitListenerNode IExitListener.NodeIn(GreenThread thread)
+    {
+        Debug.Assert(thread == Thread, "A watch is only in its thread's list.");
+        return ref _node;
     }
 
     /// <summary>
     /// Takes the watch for its thread's end, so that a removal from now on fails; the message is sent by
-    /// <see cref="Send"/>. The ending thread's worker, under the exit event's lock, so that a fault is known to be
-    /// observed before it is tracked as unobserved.
+    /// <see cref="IExitListener.ThreadEnded"/>. By the ending thread's worker under the lock of its end, so that a
+    /// fault is known to be observed before it is tracked as unobserved; or by a watcher that found the thread ended.
     /// </summary>
-    internal bool TryClaim() => Interlocked.CompareExchange(ref _state, Fired, Active) == Active;
+    bool IExitListener.TryClaim() => Interlocked.CompareExchange(ref _state, Fired, Active) == Active;
 
-    /// <summary>Gets a value indicating whether sending this watch's message observes a fault.</summary>
-    internal bool Observes => _target is not IUnobservingTarget;
-
-    /// <summary>Sends the message of a watch claimed by <see cref="TryClaim"/>.</summary>
-    internal void Send(ThreadOutcome outcome, System.Exception? exception) =>
+    /// <summary>Sends the message of a watch claimed for its thread's end. Its observing a fault was counted at the claim.</summary>
+    bool IExitListener.ThreadEnded(GreenThread thread, ThreadOutcome outcome, Exception? exception)
+    {
         Deliver.To(_target, new ThreadExit(Thread, outcome, exception, this), Thread);
+        return false;
+    }
 }

@@ -294,6 +294,134 @@ public abstract partial class RuntimeContract
         Assert.Throws<ArgumentException>(() => late.Link(late));
     }
 
+    [Fact]
+    public void Watch_AndLink_OnOneThread_SomeRemovedFromTheMiddle_OnlyTheRestAct()
+    {
+        var exits = new Mailbox<ThreadExit>("exits");
+        var trapped = new Mailbox<ThreadExit>("trapped");
+        var release = new Mailbox<int>("release");
+        var hold = new Mailbox<int>("hold");
+        var ending = Scheduler.Spawn(EndOnRelease(release, fault: true), "ending");
+        var trapper = Scheduler.Spawn(TakeOne(hold, _ => { }), "trapper");
+        var cut = Scheduler.Spawn(TakeOne(new Mailbox<int>("never"), _ => { }), "cut");
+        trapper.TrapExits(trapped);
+
+        // One list holds them all, most recent first: remove from its head, its middle and its tail.
+        var oldest = ending.Watch(exits);
+        var tail = ending.Watch(exits);
+        ending.Link(cut);
+        var middle = ending.Watch(exits);
+        trapper.Link(ending);
+        var kept = ending.Watch(exits);
+        var head = ending.Watch(exits);
+        Assert.True(head.Remove());
+        Assert.True(middle.Remove());
+        Assert.True(oldest.Remove());
+        Assert.True(cut.Unlink(ending));
+        Assert.False(ending.Unlink(cut));
+        release.Send(0);
+
+        var received = new List<ThreadExit>();
+        Run(CollectTwo(), "collector");
+        Assert.Equal([kept, tail], received.Select(e => e.Watch).OrderBy(w => w == tail));
+        Assert.Equal(0, exits.Count);
+        Assert.False(head.HasFired || middle.HasFired || oldest.HasFired);
+        WaitUntil(() => trapped.Count == 1, "the link tells the thread that traps exits");
+        Assert.False(cut.IsCompleted, "a cut link stops nothing");
+        Assert.Equal(ThreadOutcome.Faulted, received[0].Outcome);
+        hold.Send(0);
+        Join(trapper);
+        cut.Stop();
+
+        IEnumerable<Event> CollectTwo()
+        {
+            var exit = exits.Recv();
+            for (var i = 0; i < 2; i++)
+            {
+                yield return exit;
+                received.Add(exit.Value);
+            }
+        }
+    }
+
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public void Link_TrappedExit_IsSentBeforeAJoinerOrAWaitOfTheEndedThreadGoesOn(bool fault)
+    {
+        const int Rounds = 50;
+        for (var round = 0; round < Rounds; round++)
+        {
+            var trapped = new Mailbox<ThreadExit>($"trapped {round}");
+            var release = new Mailbox<int>($"release {round}");
+            var hold = new Mailbox<int>($"hold {round}");
+            var trapper = Scheduler.Spawn(TakeOne(hold, _ => { }), $"trapper {round}");
+            trapper.TrapExits(trapped);
+            var ending = Scheduler.Spawn(EndOnRelease(release, fault), $"ending {round}");
+            trapper.Link(ending);
+            var seenByJoiner = -1;
+            var joiner = Scheduler.Spawn(JoinThenCount(), $"joiner {round}");
+            release.Send(round);
+
+            // A link acts once its thread reads as ended, and before anything that waits for the end sees it.
+            if (fault)
+            {
+                Assert.Throws<InvalidOperationException>(() => ending.Wait(Timeout));
+            }
+            else
+            {
+                Assert.True(ending.Wait(Timeout));
+            }
+
+            Assert.Equal(1, trapped.Count);
+            Join(joiner);
+            Assert.Equal(1, seenByJoiner);
+            hold.Send(round);
+            Join(trapper);
+
+            IEnumerable<Event> JoinThenCount()
+            {
+                yield return ending.Ended;
+                seenByJoiner = trapped.Count;
+            }
+        }
+    }
+
+    [Fact]
+    public void TrapExits_Null_StopsTrapping_SoALinkedFaultStopsTheThreadAgain()
+    {
+        var trapped = new Mailbox<ThreadExit>("trapped");
+        var release = new Mailbox<int>("release");
+        var thread = Scheduler.Spawn(TakeOne(new Mailbox<int>("hold"), _ => { }), "no longer trapping");
+        thread.TrapExits(trapped);
+        thread.TrapExits(null);
+        var failing = Scheduler.Spawn(EndOnRelease(release, fault: true), "failing");
+        thread.Link(failing);
+        release.Send(0);
+        WaitUntil(() => thread.IsCompleted, "the linked thread is stopped");
+        Assert.Equal(ThreadOutcome.Canceled, thread.Outcome);
+        Assert.Equal(0, trapped.Count);
+        Assert.IsType<InvalidOperationException>(failing.Exception);
+    }
+
+    [Fact]
+    public void WatchingMembers_OnANullThread_Throw_AndUnlinkWithoutALink_ReturnsFalse()
+    {
+        var exits = new Mailbox<ThreadExit>("exits");
+        var thread = Scheduler.Spawn([], "short");
+        GreenThread nothing = null!;
+        Assert.Throws<ArgumentNullException>(() => nothing.Watch(exits));
+        Assert.Throws<ArgumentNullException>(() => nothing.Link(thread));
+        Assert.Throws<ArgumentNullException>(() => thread.Link(nothing));
+        Assert.Throws<ArgumentNullException>(() => nothing.Unlink(thread));
+        Assert.Throws<ArgumentNullException>(() => nothing.TrapExits(exits));
+        Join(thread);
+        var other = Scheduler.Spawn([], "other");
+        Assert.False(thread.Unlink(other));
+        Assert.False(other.Unlink(thread));
+        Join(other);
+    }
+
     private static IEnumerable<Event> EndOnRelease(Mailbox<int> release, bool fault)
     {
         yield return release.Recv();
