@@ -31,7 +31,7 @@ public sealed partial class Scheduler
         }
 
         thread.AssertEnded(byDisposal: false);
-        worker.Counters.CountEnd(ExitEvent.OutcomeOf(fault));
+        worker.Counters.CountEnd(ThreadEnd.OutcomeOf(fault));
 
         // Out of the live count before anyone sees the end, so a joiner reads a count without it. This never brings
         // the count to zero (the worker keeps credit; see GiveLiveCredit): that happens when the worker goes idle,
@@ -65,7 +65,7 @@ public sealed partial class Scheduler
         // A stop asked for before the disposal reached the thread gives it its reason.
         fault ??= thread.PendingFault ?? ExceptionDispatchInfo.Capture(new OperationCanceledException($"{thread} was stopped because its scheduler was disposed."));
         thread.AssertEnded(byDisposal: true);
-        Counts.CountEnd(ExitEvent.OutcomeOf(fault));
+        Counts.CountEnd(ThreadEnd.OutcomeOf(fault));
         thread.Complete(fault, report: false);
         ThreadEnded();
     }
