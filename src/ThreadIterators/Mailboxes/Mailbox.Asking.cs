@@ -193,40 +193,27 @@ public sealed partial class Mailbox<T>
     }
 
     /// <summary>
-    /// Makes an ask that found no receiver to watch watch the next green thread to become this mailbox's receiver
-    /// (see <see cref="UnservedAsks"/> for the handshake with <see cref="Bind"/>); not for a mailbox read by async
-    /// code, which never gets one.
+    /// Makes an ask that found no receiver to watch watch the next green thread to become this mailbox's receiver:
+    /// the waiter's side (step 1) of the handshake in <see cref="ReceiverBinds"/>. Not for a mailbox read by async
+    /// code, which never gets one. The asking thread, once the request is sent.
     /// </summary>
     private void WatchNextReceiver(IUnservedAsk ask)
     {
-        if (Volatile.Read(ref _chooser) is MailboxChannelReader<T>)
+        if (HasChannelReader)
         {
             return;
         }
 
+        // Records the ask and publishes the listener, then a full fence; only then is the receiver read.
         UnservedAsks.Add(this, ask);
-        WatchUnservedAsks();
-    }
-
-    /// <summary>
-    /// Hands the asks waiting for a receiver to the receiver, if there is a live one: after a bind, and after an ask
-    /// added itself (whichever of the two sees the other).
-    /// </summary>
-    private void WatchUnservedAsks()
-    {
-        var receiver = Volatile.Read(ref _receiver);
-        if (receiver is null || (OutlivesReceiver && receiver.IsCompleted) || UnservedAsks.Take(this) is not { } asks)
+        var receiver = Receiver;
+        if (receiver is null || (OutlivesReceiver && receiver.IsCompleted))
         {
+            // No live receiver yet: the bind to come will see the listener (step 3).
             return;
         }
 
-        foreach (var ask in asks)
-        {
-            if (!ask.IsDecided)
-            {
-                ask.WatchServer(receiver);
-            }
-        }
+        UnservedAsks.Serve(this, receiver);
     }
 
     /// <summary>
@@ -236,7 +223,7 @@ public sealed partial class Mailbox<T>
     private GreenThread? ServerFor(GreenThread? caller)
     {
         var receiver = Volatile.Read(ref _receiver);
-        if (receiver is null || Volatile.Read(ref _chooser) is MailboxChannelReader<T>)
+        if (receiver is null || HasChannelReader)
         {
             return null;
         }
