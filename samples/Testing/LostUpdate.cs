@@ -67,14 +67,14 @@ public static class LostUpdate
 
         IEnumerable<Event> ReadThenWrite()
         {
-            var get = inbox.Ask<int>(reply => new Get(reply), Timeout.InfiniteTimeSpan);
+            var get = inbox.Ask((ReplyTo<int> reply) => new Get(reply), Timeout.InfiniteTimeSpan);
             yield return get;
-            yield return inbox.Ask<bool>(reply => new Set(get.Value + 1, reply), Timeout.InfiniteTimeSpan);
+            yield return inbox.Ask((ReplyTo<bool> reply) => new Set(get.Value + 1, reply), Timeout.InfiniteTimeSpan);
         }
 
         IEnumerable<Event> Add()
         {
-            yield return inbox.Ask<int>(reply => new Increment(reply), Timeout.InfiniteTimeSpan);
+            yield return inbox.Ask((ReplyTo<int> reply) => new Increment(reply), Timeout.InfiniteTimeSpan);
         }
     }
 }

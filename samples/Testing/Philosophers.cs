@@ -58,7 +58,7 @@ public static class Philosophers
             }
 
             yield return Event.Yield;
-            yield return inboxes[(index + 1) % Count].Ask<int>(reply => new Fork(reply), Timeout.InfiniteTimeSpan);
+            yield return inboxes[(index + 1) % Count].Ask((ReplyTo<int> reply) => new Fork(reply), Timeout.InfiniteTimeSpan);
             if (!served)
             {
                 yield return next;

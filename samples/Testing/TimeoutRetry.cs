@@ -55,7 +55,7 @@ public static class TimeoutRetry
         {
             for (var attempt = 0; attempt < 2; attempt++)
             {
-                var ask = inbox.Ask<int>(reply => new Pay(Id: 42, reply), TimeSpan.FromSeconds(1));
+                var ask = inbox.Ask((ReplyTo<int> reply) => new Pay(Id: 42, reply), TimeSpan.FromSeconds(1));
                 yield return ask;
                 if (ask.Exception is not TimeoutException)
                 {

@@ -18,7 +18,7 @@ public static class VirtualTimeout
         var silent = new Mailbox<Question>("silent server");
         var server = scheduler.Spawn(Hold(silent), "silent server");
         var started = scheduler.TimeProvider.GetUtcNow();
-        var ask = silent.Ask<int>(reply => new Question(reply), TimeSpan.FromSeconds(30));
+        var ask = silent.Ask((ReplyTo<int> reply) => new Question(reply), TimeSpan.FromSeconds(30));
         yield return ask;
         ClassicBugs.Expect(ask.Exception is TimeoutException, "the ask did not time out");
         ClassicBugs.Expect(scheduler.TimeProvider.GetUtcNow() - started >= TimeSpan.FromSeconds(30), "the ask timed out early");

@@ -9,7 +9,7 @@ namespace ThreadIterators.Benchmarks.Workloads;
 /// Request-reply between two green threads, R requests in a row, each answered before the next is sent. The server
 /// doubles the number it gets; the result is the sum of the replies, so a lost or crossed reply shows.
 /// <list type="bullet">
-/// <item>Ask: the caller yields <see cref="Mailbox{T}.Ask{TReply}"/> with a timeout: per request, a reply target, a
+/// <item>Ask: the caller yields <see cref="MailboxAsking.extension{T}(Mailbox{T}).Ask{TReply}"/> with a timeout: per request, a reply target, a
 /// watch on the server, a deadline scheduled and cancelled, and the event.</item>
 /// <item>AskWithoutTimeout: the same with <see cref="Timeout.InfiniteTimeSpan"/>: no deadline.</item>
 /// <item>ReplyMailbox, the baseline: what a user writes without asks: the request carries the caller's own reply
@@ -61,7 +61,7 @@ public static class Asks
         for (var i = 1; i <= requests; i++)
         {
             var n = i;
-            var ask = inbox.Ask<long>(reply => new Request(n, reply), timeout);
+            var ask = inbox.Ask((ReplyTo<long> reply) => new Request(n, reply), timeout);
             yield return ask;
             sum += ask.Value;
         }

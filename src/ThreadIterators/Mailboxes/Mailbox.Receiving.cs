@@ -206,12 +206,19 @@ public sealed partial class Mailbox<T>
             thread.AddReceived(this);
         }
 
-        // The swap above was the full fence of the handshake with an ask that found no receiver (UnservedAsks).
-        if (UnservedAsks.Any)
+        // The swap above was the full fence of the handshake with a waiter that found no receiver: step 2 of
+        // ReceiverBinds, one volatile read while nothing waits.
+        if (ReceiverBinds.Listener is { } listener)
         {
-            WatchUnservedAsks();
+            listener.ReceiverBound(this, thread);
         }
     }
+
+    /// <summary>
+    /// Gets a value indicating whether async code receives from this mailbox through <see cref="AsChannelReader"/>
+    /// (attached, or attaching): then no green thread receives from it again. Any thread.
+    /// </summary>
+    internal bool HasChannelReader => Volatile.Read(ref _chooser) is MailboxChannelReader<T>;
 
     /// <summary>
     /// Takes the oldest message if there is one. Receiver only. Past the last message of a completed mailbox it moves

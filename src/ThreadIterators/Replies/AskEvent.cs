@@ -6,9 +6,9 @@ namespace ThreadIterators;
 
 /// <summary>
 /// The event a green thread yields to wait for the answer to a request it sent with
-/// <see cref="Mailbox{T}.Ask{TReply}"/> (Erlang's <c>gen_server:call</c>, Akka.NET's <c>Ask</c>): it completes when
-/// the server replies, when the server thread ends first, or when the timeout passes, whichever comes first. Then
-/// <see cref="Value"/> returns the reply or throws why there is none.
+/// <see cref="MailboxAsking.extension{T}(Mailbox{T}).Ask{TReply}"/> (Erlang's <c>gen_server:call</c>, Akka.NET's
+/// <c>Ask</c>): it completes when the server replies, when the server thread ends first, or when the timeout passes,
+/// whichever comes first. Then <see cref="Value"/> returns the reply or throws why there is none.
 /// </summary>
 /// <remarks>
 /// <para>

@@ -5,9 +5,9 @@ using System.Threading.Tasks;
 namespace ThreadIterators;
 
 /// <summary>
-/// The task an async caller awaits for its ask (<see cref="Mailbox{T}.AskAsync{TReply}"/>): completed with the
-/// outcome once it is decided, continuations run asynchronously so the deciding thread (a server's worker, the timer
-/// thread) never runs the caller's code. A cancellation of the caller's token decides the ask as canceled.
+/// The task an async caller awaits for its ask (<see cref="MailboxAsking.extension{T}(Mailbox{T}).AskAsync{TReply}"/>):
+/// completed with the outcome once it is decided, continuations run asynchronously so the deciding thread (a server's
+/// worker, the timer thread) never runs the caller's code. A cancellation of the caller's token decides the ask as canceled.
 /// </summary>
 /// <typeparam name="T">The reply's type.</typeparam>
 internal sealed class AskTask<T> : TaskCompletionSource<T>, IReplyListener

@@ -5,7 +5,8 @@ namespace ThreadIterators;
 
 /// <summary>
 /// Where the server of a request sends its one answer: a one-shot reply target, made by
-/// <see cref="Mailbox{T}.Ask{TReply}"/> or <see cref="Mailbox{T}.AskAsync{TReply}"/> and carried in the request
+/// <see cref="MailboxAsking.extension{T}(Mailbox{T}).Ask{TReply}"/> or
+/// <see cref="MailboxAsking.extension{T}(Mailbox{T}).AskAsync{TReply}"/> and carried in the request
 /// (Erlang's <c>From</c> of <c>gen_server:call</c>, Akka.NET's <c>Sender</c> of an <c>Ask</c>).
 /// </summary>
 /// <remarks>

@@ -4,10 +4,10 @@ using System.Diagnostics.CodeAnalysis;
 namespace ThreadIterators;
 
 /// <summary>
-/// What an ask (<see cref="Mailbox{T}.Ask{TReply}"/>, <see cref="Mailbox{T}.AskAsync{TReply}"/>) fails with when the
-/// green thread serving the mailbox ends before it replies, however it ends: as Erlang's <c>gen_server:call</c> exits
-/// with the server's reason, at once, not at the timeout. The inner exception is the one that ended the server, if
-/// it faulted.
+/// What an ask (<see cref="MailboxAsking.extension{T}(Mailbox{T}).Ask{TReply}"/>,
+/// <see cref="MailboxAsking.extension{T}(Mailbox{T}).AskAsync{TReply}"/>) fails with when the green thread serving the
+/// mailbox ends before it replies, however it ends: as Erlang's <c>gen_server:call</c> exits with the server's
+/// reason, at once, not at the timeout. The inner exception is the one that ended the server, if it faulted.
 /// </summary>
 [SuppressMessage("Design", "CA1032:Implement standard exception constructors", Justification = "Only an ask makes it, with the server's end.")]
 public sealed class ServerEndedException : Exception

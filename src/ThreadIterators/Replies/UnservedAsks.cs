@@ -1,32 +1,41 @@
 using System.Collections.Generic;
+using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using System.Threading;
 
 namespace ThreadIterators;
 
 /// <summary>
-/// The asks waiting for their mailbox's first receiver (<see cref="IUnservedAsk"/>), kept beside the mailboxes rather
-/// than in them: a field per mailbox would cost every mailbox 8 bytes for a case that is rare, and a mailbox that
-/// is collected takes its list with it.
+/// The asks waiting for their mailbox's next receiver (<see cref="IUnservedAsk"/>), and the listener that hands them
+/// to it when it binds: request-reply's side of the handshake whose steps <see cref="ReceiverBinds"/> gives. Any
+/// thread: an asking thread records, a binding green thread (or the asking thread, if it sees the receiver first)
+/// serves; the lists and their count only under the lock.
 /// </summary>
 /// <remarks>
-/// Handshake with a receiver binding (Dekker's, both sides full fences): an ask adds itself, then looks at the
-/// receiver; a bind sets the receiver, then looks at <see cref="Any"/>. At least one of the two sees the other, and
-/// whichever does takes the list (under the lock, so only one gets it) and arms the watches. <see cref="Any"/> keeps
-/// the look off every bind, which Skynet makes a million times: one volatile read while no ask waits. It counts
-/// lists, and a list whose mailbox was collected unbound leaves it counted, which costs later binds a lookup only.
+/// The lists are kept beside the mailboxes rather than in them: a field per mailbox would cost every mailbox 8 bytes
+/// for a case that is rare, and a mailbox that is collected takes its list with it. The listener is published while
+/// a list is recorded, so that a bind pays one volatile read while no ask waits. A list whose mailbox was collected
+/// unbound stays counted, which costs later binds a lookup only.
 /// </remarks>
-internal static class UnservedAsks
+internal sealed class UnservedAsks : IReceiverBindListener
 {
+    /// <summary>The one listener, published in <see cref="ReceiverBinds"/> while a list is recorded.</summary>
+    private static readonly UnservedAsks s_listener = new();
+
+    /// <summary>Each mailbox's asks waiting for a receiver; also the lock of the lists, their count and the listener's publication.</summary>
     private static readonly ConditionalWeakTable<object, List<IUnservedAsk>> s_waiting = new();
 
-    /// <summary>Lists added and not yet taken.</summary>
+    /// <summary>Lists recorded and not yet taken; under the lock of <see cref="s_waiting"/>.</summary>
     private static int s_lists;
 
-    /// <summary>Gets a value indicating whether any ask may wait for a receiver.</summary>
-    internal static bool Any => Volatile.Read(ref s_lists) != 0;
+    private UnservedAsks()
+    {
+    }
 
-    /// <summary>Adds an ask to <paramref name="mailbox"/>'s list; a full fence. Any thread.</summary>
+    /// <summary>
+    /// Records an ask in <paramref name="mailbox"/>'s list and publishes the listener, then a full fence (step 1 of
+    /// <see cref="ReceiverBinds"/>; the caller then reads the receiver). The asking thread.
+    /// </summary>
     internal static void Add(object mailbox, IUnservedAsk ask)
     {
         lock (s_waiting)
@@ -35,7 +44,7 @@ internal static class UnservedAsks
             {
                 list = [];
                 s_waiting.Add(mailbox, list);
-                Interlocked.Increment(ref s_lists);
+                CountLists(+1);
             }
             else if (list.Count >= 16)
             {
@@ -49,19 +58,55 @@ internal static class UnservedAsks
         Interlocked.MemoryBarrier();
     }
 
-    /// <summary>Takes <paramref name="mailbox"/>'s list, or null if it has none. Any thread.</summary>
-    internal static List<IUnservedAsk>? Take(object mailbox)
+    /// <summary>
+    /// Takes <paramref name="mailbox"/>'s list, if it still has one (step 3: one taker), and makes each ask still
+    /// waiting watch <paramref name="receiver"/>. The binding green thread, or the asking thread that saw it bound.
+    /// </summary>
+    internal static void Serve(object mailbox, GreenThread receiver)
     {
+        List<IUnservedAsk>? asks;
         lock (s_waiting)
         {
-            if (!s_waiting.TryGetValue(mailbox, out var list))
+            if (!s_waiting.TryGetValue(mailbox, out asks))
             {
-                return null;
+                return;
             }
 
             s_waiting.Remove(mailbox);
-            Interlocked.Decrement(ref s_lists);
-            return list;
+            CountLists(-1);
+        }
+
+        // Outside the lock: a watch on a receiver that has ended already fires at once, into the ask's decision.
+        foreach (var ask in asks)
+        {
+            if (!ask.IsDecided)
+            {
+                ask.WatchServer(receiver);
+            }
+        }
+    }
+
+    /// <summary>Step 2's call, from a bind that read the listener: the bound receiver serves the mailbox's asks.</summary>
+    void IReceiverBindListener.ReceiverBound(object mailbox, GreenThread receiver) => Serve(mailbox, receiver);
+
+    /// <summary>
+    /// Counts a list recorded or taken, publishing the listener at the first and withdrawing it after the last (step 4:
+    /// under the lock, so the listener is published exactly while a list is recorded). The lock of
+    /// <see cref="s_waiting"/> held.
+    /// </summary>
+    private static void CountLists(int change)
+    {
+        Debug.Assert(Monitor.IsEntered(s_waiting), "The lists are counted under their lock.");
+        var before = s_lists;
+        s_lists = before + change;
+        Debug.Assert(s_lists >= 0, "A list is taken once, after it was recorded.");
+        if (before == 0)
+        {
+            ReceiverBinds.Listen(s_listener);
+        }
+        else if (s_lists == 0)
+        {
+            ReceiverBinds.Listen(null);
         }
     }
 }

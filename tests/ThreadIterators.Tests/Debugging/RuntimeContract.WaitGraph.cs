@@ -77,7 +77,7 @@ public abstract partial class RuntimeContract
         IEnumerable<Event> Server(int index)
         {
             yield return inboxes[index].Recv();
-            var ask = inboxes[(index + 1) % servers].Ask<int>(reply => new WaitGraphRequest(reply), System.Threading.Timeout.InfiniteTimeSpan);
+            var ask = inboxes[(index + 1) % servers].Ask((ReplyTo<int> reply) => new WaitGraphRequest(reply), System.Threading.Timeout.InfiniteTimeSpan);
             yield return ask;
         }
     }

@@ -39,7 +39,7 @@ public abstract partial class RuntimeContract
         for (var i = 0; i < AsksEach; i++)
         {
             var n = 1_000_000 + i;
-            asyncSum += await requests.AskAsync<long>(reply => new Doubling(n, reply), Timeout).WaitAsync(Timeout);
+            asyncSum += await requests.AskAsync((ReplyTo<long> reply) => new Doubling(n, reply), Timeout).WaitAsync(Timeout);
         }
 
         Array.ForEach(callers, Join);
@@ -57,7 +57,7 @@ public abstract partial class RuntimeContract
             for (var i = caller * AsksEach; i < (caller + 1) * AsksEach; i++)
             {
                 var n = i;
-                var ask = requests.Ask<long>(reply => new Doubling(n, reply), Timeout);
+                var ask = requests.Ask((ReplyTo<long> reply) => new Doubling(n, reply), Timeout);
                 yield return ask;
                 Assert.False(ask.TimedOut);
                 Assert.Null(ask.Exception);
@@ -108,12 +108,12 @@ public abstract partial class RuntimeContract
 
         IEnumerable<Event> AskTwice()
         {
-            var ask = requests.Ask<long>(reply => new Doubling(1, reply), TimeSpan.FromSeconds(1));
+            var ask = requests.Ask((ReplyTo<long> reply) => new Doubling(1, reply), TimeSpan.FromSeconds(1));
             yield return ask;
             outcomes.Add(ask.TimedOut ? "timed out" : "replied");
             Assert.IsType<TimeoutException>(ask.Exception);
             Assert.Throws<TimeoutException>(() => ask.Value);
-            var again = requests.Ask<long>(reply => new Doubling(10, reply), System.Threading.Timeout.InfiniteTimeSpan);
+            var again = requests.Ask((ReplyTo<long> reply) => new Doubling(10, reply), System.Threading.Timeout.InfiniteTimeSpan);
             yield return again;
             replies.Add(again.Value);
         }
@@ -127,7 +127,7 @@ public abstract partial class RuntimeContract
         var held = new ConcurrentQueue<Doubling>();
         var server = scheduler.Spawn(HoldRequests(requests, held), "slow server");
         WaitUntil(() => requests.IsReceiverParked, "the server waits");
-        var ask = requests.AskAsync<long>(reply => new Doubling(3, reply), TimeSpan.FromSeconds(2));
+        var ask = requests.AskAsync((ReplyTo<long> reply) => new Doubling(3, reply), TimeSpan.FromSeconds(2));
         WaitUntil(() => held.Count == 1, "the server holds the request");
         WaitUntil(() => Probe.TimersSettled(scheduler, 1), "the deadline is pending");
         clock.Advance(TimeSpan.FromSeconds(2) - TimeSpan.FromTicks(1));
@@ -162,7 +162,7 @@ public abstract partial class RuntimeContract
         WaitUntil(() => server.IsCompleted || requests.IsReceiverParked || release.IsReceiverParked, "the server is in place");
         Exception? green = null;
         var caller = Scheduler.Spawn(AskForever(e => green = e), "green caller");
-        var task = requests.AskAsync<long>(reply => new Doubling(2, reply), System.Threading.Timeout.InfiniteTimeSpan);
+        var task = requests.AskAsync((ReplyTo<long> reply) => new Doubling(2, reply), System.Threading.Timeout.InfiniteTimeSpan);
         switch (end)
         {
             case ServerEnd.Completes:
@@ -221,14 +221,14 @@ public abstract partial class RuntimeContract
 
         IEnumerable<Event> AskOnce()
         {
-            var ask = requests.Ask<long>(reply => new Doubling(0, reply), Timeout);
+            var ask = requests.Ask((ReplyTo<long> reply) => new Doubling(0, reply), Timeout);
             yield return ask;
             Assert.Equal(0, ask.Value);
         }
 
         IEnumerable<Event> AskForever(Action<Exception?> seen)
         {
-            var ask = requests.Ask<long>(reply => new Doubling(1, reply), System.Threading.Timeout.InfiniteTimeSpan);
+            var ask = requests.Ask((ReplyTo<long> reply) => new Doubling(1, reply), System.Threading.Timeout.InfiniteTimeSpan);
             yield return ask;
             seen(ask.Exception);
             Assert.False(ask.TimedOut);
@@ -244,7 +244,7 @@ public abstract partial class RuntimeContract
         long? answered = null;
         var caller = Scheduler.Spawn(AskFirst(), "early caller");
         WaitUntil(() => requests.Count == 1, "the green ask's request is queued");
-        var task = requests.AskAsync<long>(reply => new Doubling(5, reply), System.Threading.Timeout.InfiniteTimeSpan);
+        var task = requests.AskAsync((ReplyTo<long> reply) => new Doubling(5, reply), System.Threading.Timeout.InfiniteTimeSpan);
         Assert.Equal(2, requests.Count);
         var server = Scheduler.Spawn(AnswerOneThenEnd(), "answers once");
 
@@ -256,7 +256,7 @@ public abstract partial class RuntimeContract
 
         IEnumerable<Event> AskFirst()
         {
-            var ask = requests.Ask<long>(reply => new Doubling(4, reply), System.Threading.Timeout.InfiniteTimeSpan);
+            var ask = requests.Ask((ReplyTo<long> reply) => new Doubling(4, reply), System.Threading.Timeout.InfiniteTimeSpan);
             yield return ask;
             answered = ask.Value;
         }
@@ -293,7 +293,7 @@ public abstract partial class RuntimeContract
 
         IEnumerable<Event> AskOnce()
         {
-            var ask = requests.Ask<long>(reply => new Doubling(3, reply), Timeout);
+            var ask = requests.Ask((ReplyTo<long> reply) => new Doubling(3, reply), Timeout);
             yield return ask;
             seen.Add(Assert.Throws<ArgumentException>(() => ask.Value).Message);
         }
@@ -324,7 +324,7 @@ public abstract partial class RuntimeContract
 
         IEnumerable<Event> AskWhileListening()
         {
-            var ask = requests.Ask<long>(r => new Doubling(7, r), Timeout);
+            var ask = requests.Ask((ReplyTo<long> r) => new Doubling(7, r), Timeout);
             var either = new Choice(ask, chatter.Recv());
             while (true)
             {
@@ -362,7 +362,7 @@ public abstract partial class RuntimeContract
 
         IEnumerable<Event> AskOnce()
         {
-            var ask = requests.Ask<long>(r => new Doubling(4, r), System.Threading.Timeout.InfiniteTimeSpan);
+            var ask = requests.Ask((ReplyTo<long> r) => new Doubling(4, r), System.Threading.Timeout.InfiniteTimeSpan);
             yield return ask;
             Assert.Fail("a stopped caller never reads its ask");
         }
@@ -376,7 +376,7 @@ public abstract partial class RuntimeContract
         var server = Scheduler.Spawn(HoldRequests(requests, held), "server");
         WaitUntil(() => requests.IsReceiverParked, "the server waits");
         using var cancel = new CancellationTokenSource();
-        var ask = requests.AskAsync<long>(r => new Doubling(5, r), System.Threading.Timeout.InfiniteTimeSpan, cancel.Token);
+        var ask = requests.AskAsync((ReplyTo<long> r) => new Doubling(5, r), System.Threading.Timeout.InfiniteTimeSpan, cancel.Token);
         WaitUntil(() => held.Count == 1, "the server holds the request");
         await cancel.CancelAsync();
         var canceled = await Assert.ThrowsAnyAsync<OperationCanceledException>(() => ask.WaitAsync(Timeout));
@@ -433,7 +433,7 @@ public abstract partial class RuntimeContract
             for (var i = 0; i < Rounds; i++)
             {
                 yield return next;
-                var ask = requests.Ask<long>(r => new Doubling(i, r), TimeSpan.FromMilliseconds(1));
+                var ask = requests.Ask((ReplyTo<long> r) => new Doubling(i, r), TimeSpan.FromMilliseconds(1));
                 yield return ask;
                 outcomes.Enqueue(ask.TimedOut ? -1 : ask.Value);
             }
@@ -444,10 +444,10 @@ public abstract partial class RuntimeContract
     public void Ask_MisusedOrRefused_ThrowsNamingTheCulprit()
     {
         var requests = new Mailbox<Doubling>("misused");
-        var outside = Assert.Throws<InvalidOperationException>(() => requests.Ask<long>(r => new Doubling(1, r), Timeout));
+        var outside = Assert.Throws<InvalidOperationException>(() => requests.Ask((ReplyTo<long> r) => new Doubling(1, r), Timeout));
         Assert.Contains("AskAsync", outside.Message, StringComparison.Ordinal);
-        Assert.Throws<ArgumentOutOfRangeException>(() => { _ = requests.AskAsync<long>(r => new Doubling(1, r), TimeSpan.FromMilliseconds(-2)); });
-        Assert.Throws<ArgumentNullException>(() => { _ = requests.AskAsync<long>(null!, Timeout); });
+        Assert.Throws<ArgumentOutOfRangeException>(() => { _ = requests.AskAsync((ReplyTo<long> r) => new Doubling(1, r), TimeSpan.FromMilliseconds(-2)); });
+        Assert.Throws<ArgumentNullException>(() => { _ = requests.AskAsync<Doubling, long>(null!, Timeout); });
 
         var bounded = new Mailbox<Doubling>(1, "tiny");
         var errors = new List<string>();
@@ -471,11 +471,11 @@ public abstract partial class RuntimeContract
         IEnumerable<Event> Misuse()
         {
             Assert.True(bounded.TrySend(new Doubling(0, null!)));
-            errors.Add(Assert.Throws<InvalidOperationException>(() => bounded.Ask<long>(r => new Doubling(1, r), Timeout)).Message);
+            errors.Add(Assert.Throws<InvalidOperationException>(() => bounded.Ask((ReplyTo<long> r) => new Doubling(1, r), Timeout)).Message);
             var own = self.TryRecv(out _);
             Assert.False(own);
-            errors.Add(Assert.Throws<InvalidOperationException>(() => self.Ask<long>(r => new Doubling(1, r), Timeout)).Message);
-            var pending = bounded.Count == 1 ? requests.Ask<long>(r => new Doubling(1, r), System.Threading.Timeout.InfiniteTimeSpan) : null;
+            errors.Add(Assert.Throws<InvalidOperationException>(() => self.Ask((ReplyTo<long> r) => new Doubling(1, r), Timeout)).Message);
+            var pending = bounded.Count == 1 ? requests.Ask((ReplyTo<long> r) => new Doubling(1, r), System.Threading.Timeout.InfiniteTimeSpan) : null;
             errors.Add(Assert.Throws<InvalidOperationException>(() => pending!.Value).Message);
             yield break;
         }
@@ -483,7 +483,7 @@ public abstract partial class RuntimeContract
         IEnumerable<Event> MakeAsk()
         {
 #pragma warning disable TI0002 // Made to be yielded by another thread, which is the misuse under test.
-            stolen = requests.Ask<long>(r => new Doubling(1, r), System.Threading.Timeout.InfiniteTimeSpan);
+            stolen = requests.Ask((ReplyTo<long> r) => new Doubling(1, r), System.Threading.Timeout.InfiniteTimeSpan);
 #pragma warning restore TI0002
             yield break;
         }
@@ -517,7 +517,7 @@ public abstract partial class RuntimeContract
 
         IEnumerable<Event> AskOnce(long n)
         {
-            var ask = requests.Ask<long>(r => new Doubling(n, r), Timeout);
+            var ask = requests.Ask((ReplyTo<long> r) => new Doubling(n, r), Timeout);
             yield return ask;
             Assert.Equal(2 * n, ask.Value);
         }
@@ -529,7 +529,7 @@ public abstract partial class RuntimeContract
         // Nobody has received from it: nothing to watch and no scheduler to time it.
         var unserved = new Mailbox<Doubling>("unserved");
         // (The ask's own TimeoutException names the mailbox; the test's WaitAsync would not.)
-        var timeout = await Assert.ThrowsAsync<TimeoutException>(() => unserved.AskAsync<long>(r => new Doubling(1, r), TimeSpan.FromMilliseconds(10)).WaitAsync(Timeout));
+        var timeout = await Assert.ThrowsAsync<TimeoutException>(() => unserved.AskAsync((ReplyTo<long> r) => new Doubling(1, r), TimeSpan.FromMilliseconds(10)).WaitAsync(Timeout));
         Assert.Contains("'unserved'", timeout.Message, StringComparison.Ordinal);
 
         // Between two receivers of a mailbox that outlives them, on a scheduler that is then disposed.
@@ -538,7 +538,7 @@ public abstract partial class RuntimeContract
         var first = scheduler.Spawn(TakeOne(handedOver), "first server");
         handedOver.Send(new Doubling(1, null!));
         Assert.True(first.Wait(Timeout), "the first server ends");
-        var ask = handedOver.AskAsync<long>(r => new Doubling(2, r), TimeSpan.FromMilliseconds(10));
+        var ask = handedOver.AskAsync((ReplyTo<long> r) => new Doubling(2, r), TimeSpan.FromMilliseconds(10));
         await scheduler.DisposeAsync().AsTask().WaitAsync(Timeout);
         timeout = await Assert.ThrowsAsync<TimeoutException>(() => ask.WaitAsync(Timeout));
         Assert.Contains("'handed over'", timeout.Message, StringComparison.Ordinal);

@@ -103,7 +103,7 @@ public sealed class ExplorationTests
         {
             var inbox = new Mailbox<Get>("prompt");
             var server = scheduler.Spawn(Prompt(inbox), "prompt server");
-            var ask = inbox.Ask<int>(reply => new Get(reply), TimeSpan.FromSeconds(1));
+            var ask = inbox.Ask((ReplyTo<int> reply) => new Get(reply), TimeSpan.FromSeconds(1));
             yield return ask;
             if (ask.Exception is TimeoutException)
             {

@@ -232,7 +232,7 @@ public sealed class ExploredContractTests
 
         IEnumerable<Event> Ask()
         {
-            var ask = inbox.Ask<int>(reply => new Request(reply), System.Threading.Timeout.InfiniteTimeSpan);
+            var ask = inbox.Ask((ReplyTo<int> reply) => new Request(reply), System.Threading.Timeout.InfiniteTimeSpan);
             yield return ask;
             if (ask.Exception is ServerEndedException)
             {
