@@ -25,7 +25,7 @@ internal struct ValueTaskSlot : ITaskSlot
     public readonly void UnsafeOnCompleted(Action continuation) => _task.ConfigureAwait(false).GetAwaiter().UnsafeOnCompleted(continuation);
 
     /// <inheritdoc/>
-    public readonly void GetResult() => _task.ConfigureAwait(false).GetAwaiter().GetResult();
+    public readonly void GetResult() => _task.GetAwaiter().GetResult();
 
     /// <inheritdoc/>
     public void Clear() => _task = default;

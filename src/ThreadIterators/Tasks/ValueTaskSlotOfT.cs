@@ -39,7 +39,7 @@ internal struct ValueTaskSlot<T> : ITaskSlot
     public readonly void UnsafeOnCompleted(Action continuation) => _task.ConfigureAwait(false).GetAwaiter().UnsafeOnCompleted(continuation);
 
     /// <inheritdoc/>
-    public void GetResult() => _result = _task.ConfigureAwait(false).GetAwaiter().GetResult();
+    public void GetResult() => _result = _task.Result;
 
     /// <inheritdoc/>
     public void Clear() => _task = default;
