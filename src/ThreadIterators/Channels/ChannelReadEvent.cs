@@ -115,19 +115,10 @@ public sealed class ChannelReadEvent<T> : Event
     internal override EventOutcome Park(GreenThread thread, Worker worker)
     {
         _wait.Bind(thread, this);
-        return ReadOrWait(thread, worker, readFirst: !thread.Scheduler.SeedsOutsideWork);
+        return _wait.Park(new ChannelReadSide<T>(this), thread, worker, tryFirst: !thread.Scheduler.SeedsOutsideWork);
     }
 
-    internal override EventOutcome Resume(GreenThread thread, Worker worker)
-    {
-        var resumed = _wait.Task.Resume(thread, worker);
-        if (resumed != EventOutcome.Continue)
-        {
-            return resumed;
-        }
-
-        return ChannelMayHaveItems() ? ReadOrWait(thread, worker, readFirst: true) : EventOutcome.Continue;
-    }
+    internal override EventOutcome Resume(GreenThread thread, Worker worker) => _wait.Resume(new ChannelReadSide<T>(this), thread, worker);
 
     internal override void Abandon(GreenThread thread) => _wait.Abandon(thread);
 
@@ -141,128 +132,35 @@ public sealed class ChannelReadEvent<T> : Event
     internal override EventOutcome TryCompleteNow(GreenThread thread)
     {
         _wait.Bind(thread, this);
-        var readFirst = !thread.Scheduler.SeedsOutsideWork;
-        while (true)
-        {
-            if (readFirst && _reader.TryRead(out var item))
-            {
-                Deliver(item);
-                return EventOutcome.Continue;
-            }
-
-            readFirst = true;
-
-            // Asked now, not at enlisting: a completed channel answers at once, and so completes the choice here.
-            if (!_wait.IsPending)
-            {
-                _wait.Arm(_reader.WaitToReadAsync());
-            }
-
-            var outcome = _wait.Task.TryCompleteNow(thread);
-            if (outcome != EventOutcome.Continue)
-            {
-                return outcome;
-            }
-
-            if (!ChannelMayHaveItems())
-            {
-                return EventOutcome.Continue;
-            }
-        }
+        return _wait.TryCompleteNow(new ChannelReadSide<T>(this), thread, tryFirst: !thread.Scheduler.SeedsOutsideWork);
     }
 
-    internal override bool Enlist(GreenThread thread, ChoiceBranch branch, long generation)
+    internal override bool Enlist(GreenThread thread, ChoiceBranch branch, long generation) => _wait.Enlist(new ChannelReadSide<T>(this), thread, branch, generation);
+
+    // A read that loses takes no item.
+    internal override void Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen) => _wait.Withdraw(thread, branch, chosen);
+
+    internal override EventOutcome CompleteChosen(GreenThread thread) => _wait.CompleteChosen(new ChannelReadSide<T>(this), thread);
+
+    /// <summary>Reads an item if the channel has one, for the body to read. The bound thread.</summary>
+    internal bool TryRead()
     {
-        if (!_wait.IsPending)
+        if (!_reader.TryRead(out var item))
         {
-            _wait.Arm(_reader.WaitToReadAsync());
+            return false;
         }
 
-        return _wait.Task.Enlist(thread, branch, generation);
-    }
-
-    // A channel wakes every waiting reader when an item arrives, so a losing read holds no wake-up another reader
-    // needs: withdrawing only leaves the wait lingering (or forgets the chosen one's registration).
-    internal override void Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen) => _wait.Task.Withdraw(thread, branch, chosen);
-
-    internal override EventOutcome CompleteChosen(GreenThread thread)
-    {
-        var outcome = _wait.Task.CompleteChosen(thread);
-        if (outcome != EventOutcome.Continue)
-        {
-            return outcome;
-        }
-
-        if (!ChannelMayHaveItems())
-        {
-            return EventOutcome.Continue;
-        }
-
-        if (_reader.TryRead(out var item))
-        {
-            Deliver(item);
-            return EventOutcome.Continue;
-        }
-
-        // Another reader took the item this branch was woken for: the choice waits again.
-        return EventOutcome.Parked;
-    }
-
-    /// <summary>
-    /// Reads an item if there is one, else waits on the channel until it may have one, again while other readers take
-    /// them first. <paramref name="readFirst"/> false (an explored run that seeds
-    /// outside work): waits first, so an item there already comes back through the channel's wait, as a wake-up the
-    /// run takes in a seeded order, and whether it had arrived by now is not a race.
-    /// </summary>
-    private EventOutcome ReadOrWait(GreenThread thread, Worker worker, bool readFirst)
-    {
-        while (true)
-        {
-            if (readFirst && _reader.TryRead(out var item))
-            {
-                Deliver(item);
-                return EventOutcome.Continue;
-            }
-
-            readFirst = true;
-
-            if (!_wait.IsPending)
-            {
-                _wait.Arm(_reader.WaitToReadAsync());
-            }
-
-            // A lingering wait from a losing choice is re-joined here, not asked of the channel again.
-            var outcome = _wait.Task.Park(thread, worker);
-            if (outcome != EventOutcome.Continue)
-            {
-                return outcome;
-            }
-
-            if (!ChannelMayHaveItems())
-            {
-                return EventOutcome.Continue;
-            }
-        }
-    }
-
-    /// <summary>Reads the completed wait: true if an item may be there; false, with the read completed, if the channel is completed and drained.</summary>
-    private bool ChannelMayHaveItems()
-    {
-        if (_wait.TakeOutcome(out var error))
-        {
-            return true;
-        }
-
-        _value = default!;
-        _error = error;
-        _outcome = ChannelCompleted;
-        return false;
-    }
-
-    private void Deliver(T item)
-    {
         _value = item;
         _error = null;
         _outcome = ItemRead;
+        return true;
+    }
+
+    /// <summary>Records that the read found the channel completed and drained, with <paramref name="error"/>, the error it was completed with, or null.</summary>
+    internal void ReadEnd(Exception? error)
+    {
+        _value = default!;
+        _error = error;
+        _outcome = ChannelCompleted;
     }
 }

@@ -7,14 +7,37 @@ namespace ThreadIterators;
 
 /// <summary>
 /// What <see cref="ChannelReadEvent{T}"/> and <see cref="ChannelWriteEvent{T}"/> share: the thread the event is bound
-/// to, and the channel's <c>WaitToReadAsync</c> or <c>WaitToWriteAsync</c> the event is waiting on, held in a
+/// to, the channel's <c>WaitToReadAsync</c> or <c>WaitToWriteAsync</c> the event is waiting on, held in a
 /// <see cref="TaskEvent{T}"/> so a pending wait parks, resumes on the thread's own scheduler, and lingers after a
-/// losing choice exactly as a task wait does (docs/architecture.md, "Task waits" and "Channels").
+/// losing choice exactly as a task wait does (docs/architecture.md, "Task waits" and "Channels"), and the loop that
+/// reads or writes around that wait, written once for both over an <see cref="IChannelSide"/>.
 /// </summary>
 /// <remarks>
+/// <para>
 /// A mutable struct held in a field of its event (never copied), so a channel event costs no second object until its
 /// first wait that does not complete at once. The bound thread's worker only, and the disposing thread for
 /// <see cref="Abandon"/>.
+/// </para>
+/// <para>
+/// The loop, for a yield alone (<see cref="Park{TSide}"/>, <see cref="Resume{TSide}"/>) and a choice's first look
+/// (<see cref="TryCompleteNow{TSide}"/>):
+/// </para>
+/// <list type="number">
+/// <item>Try the read or write (<see cref="IChannelSide.TryNow"/>): done if the channel let it. In an explored run that
+/// seeds outside work the first try is skipped, so an item or room there already comes back through the channel's
+/// wait, as a wake-up the run takes in a seeded order, and whether it had come by now is not a race.</item>
+/// <item>Ask the channel for a wait, unless one is outstanding: a lingering wait from a losing choice is waited on
+/// again, not asked for again (a single-reader channel cancels its previous wait when asked for a second).</item>
+/// <item>Wait on it through the task event: a park (the event marks itself first, since once parked the thread may
+/// resume elsewhere), or, for a choice, a look. Not completed: the thread is parked, or the branch not ready.</item>
+/// <item>Completed: read its outcome. The channel is completed: the read gets the end, the write is refused, done.
+/// Otherwise back to step 1: another reader or writer may have taken what the wait was for.</item>
+/// </list>
+/// <para>
+/// A choice's branch asks for the wait when enlisting if none is outstanding, and once chosen reads the outcome and
+/// tries once (<see cref="CompleteChosen{TSide}"/>): taken first by another, the choice waits again. A channel wakes
+/// every waiter, so a losing branch holds no wake-up another needs, and its withdrawal only leaves the wait lingering.
+/// </para>
 /// </remarks>
 internal struct ChannelWait
 {
@@ -33,12 +56,6 @@ internal struct ChannelWait
 
     /// <summary>Whether the scheduler was disposed while the thread waited; the channel's wait may still complete, so the event cannot wait again.</summary>
     private bool _abandoned;
-
-    /// <summary>Gets a value indicating whether a wait on the channel is outstanding (see <see cref="_pending"/>).</summary>
-    internal readonly bool IsPending => _pending;
-
-    /// <summary>Gets the task event holding the outstanding wait. Only while <see cref="IsPending"/>.</summary>
-    internal readonly TaskEvent<bool> Task => _task!;
 
     /// <summary>
     /// Binds the event to <paramref name="thread"/> at its first yield, and refuses any other thread: the event keeps
@@ -61,38 +78,61 @@ internal struct ChannelWait
         }
     }
 
-    /// <summary>Takes <paramref name="wait"/>, just asked of the channel, as the outstanding wait.</summary>
-    internal void Arm(ValueTask<bool> wait)
+    /// <summary>Steps 1 to 4 for a yield alone; <paramref name="tryFirst"/> false in an explored run that seeds outside work.</summary>
+    internal EventOutcome Park<TSide>(TSide side, GreenThread thread, Worker worker, bool tryFirst)
+        where TSide : struct, IChannelSide => TryOrWait(side, thread, worker, tryFirst);
+
+    /// <summary>Step 4 for a thread woken by the channel's wait, then the loop again if the channel may let it.</summary>
+    internal EventOutcome Resume<TSide>(TSide side, GreenThread thread, Worker worker)
+        where TSide : struct, IChannelSide
     {
-        _task ??= new TaskEvent<bool>();
-        _task.For(wait);
-        _pending = true;
+        var resumed = _task!.Resume(thread, worker);
+        if (resumed != EventOutcome.Continue)
+        {
+            return resumed;
+        }
+
+        return ChannelMayLet(side) ? TryOrWait(side, thread, worker, tryFirst: true) : EventOutcome.Continue;
     }
 
     /// <summary>
-    /// Reads the outcome of the wait that has just completed: true if the channel may have an item (or room) now;
-    /// false if it is completed, with <paramref name="error"/> the error it was completed with, or null.
+    /// Steps 1 to 4 for a choice's first look: the wait is asked for now, not at enlisting, so a completed channel
+    /// answers at once and completes the choice here. <paramref name="tryFirst"/> as for <see cref="Park{TSide}"/>.
     /// </summary>
-    internal bool TakeOutcome(out Exception? error)
+    internal EventOutcome TryCompleteNow<TSide>(TSide side, GreenThread thread, bool tryFirst)
+        where TSide : struct, IChannelSide => TryOrWait(side, thread, worker: null, tryFirst);
+
+    /// <summary>Registers a choice's branch on the channel's wait, asked for now unless one is outstanding.</summary>
+    internal bool Enlist<TSide>(TSide side, GreenThread thread, ChoiceBranch branch, long generation)
+        where TSide : struct, IChannelSide
     {
-        _pending = false;
-        error = null;
-        try
+        if (!_pending)
         {
-            return _task!.Result;
+            Arm(side.WaitAsync());
         }
-        catch (ChannelClosedException closed)
+
+        return _task!.Enlist(thread, branch, generation);
+    }
+
+    /// <summary>Withdraws a choice's branch: the wait lingers if it lost (or its registration is forgotten if chosen); nothing was read or written.</summary>
+    internal readonly void Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen) => _task!.Withdraw(thread, branch, chosen);
+
+    /// <summary>Reads the outcome of the chosen branch's wait, then tries once: taken first by another, the choice waits again.</summary>
+    internal EventOutcome CompleteChosen<TSide>(TSide side, GreenThread thread)
+        where TSide : struct, IChannelSide
+    {
+        var outcome = _task!.CompleteChosen(thread);
+        if (outcome != EventOutcome.Continue)
         {
-            // Some channels wrap their error, or report a plain completion this way: the error is the inner one.
-            error = closed.InnerException;
-            return false;
+            return outcome;
         }
-        catch (Exception exception)
+
+        if (!ChannelMayLet(side))
         {
-            // The built-in channels fail the wait with the error the channel was completed with.
-            error = exception;
-            return false;
+            return EventOutcome.Continue;
         }
+
+        return side.TryNow() ? EventOutcome.Continue : EventOutcome.Parked;
     }
 
     /// <summary>
@@ -116,5 +156,87 @@ internal struct ChannelWait
             _task!.Abandon(thread);
             _abandoned = true;
         }
+    }
+
+    /// <summary>The loop, steps 1 to 4: parks the thread on <paramref name="worker"/>, or, with none, looks for a choice.</summary>
+    private EventOutcome TryOrWait<TSide>(TSide side, GreenThread thread, Worker? worker, bool tryFirst)
+        where TSide : struct, IChannelSide
+    {
+        while (true)
+        {
+            if (tryFirst && side.TryNow())
+            {
+                return EventOutcome.Continue;
+            }
+
+            tryFirst = true;
+            if (!_pending)
+            {
+                Arm(side.WaitAsync());
+            }
+
+            EventOutcome outcome;
+            if (worker is null)
+            {
+                outcome = _task!.TryCompleteNow(thread);
+            }
+            else
+            {
+                side.BeforePark();
+                outcome = _task!.Park(thread, worker);
+            }
+
+            if (outcome != EventOutcome.Continue)
+            {
+                return outcome;
+            }
+
+            if (!ChannelMayLet(side))
+            {
+                return EventOutcome.Continue;
+            }
+        }
+    }
+
+    /// <summary>Takes <paramref name="wait"/>, just asked of the channel, as the outstanding wait.</summary>
+    private void Arm(ValueTask<bool> wait)
+    {
+        _task ??= new TaskEvent<bool>();
+        _task.For(wait);
+        _pending = true;
+    }
+
+    /// <summary>
+    /// Step 4: reads the outcome of the wait that has just completed: true if the channel may let the event read or
+    /// write now; false if it is completed, which <paramref name="side"/> records, with the error it was completed with.
+    /// </summary>
+    private bool ChannelMayLet<TSide>(TSide side)
+        where TSide : struct, IChannelSide
+    {
+        side.AfterWait();
+        _pending = false;
+        Exception? error;
+        try
+        {
+            if (_task!.Result)
+            {
+                return true;
+            }
+
+            error = null;
+        }
+        catch (ChannelClosedException closed)
+        {
+            // Some channels wrap their error, or report a plain completion this way: the error is the inner one.
+            error = closed.InnerException;
+        }
+        catch (Exception exception)
+        {
+            // The built-in channels fail the wait with the error the channel was completed with.
+            error = exception;
+        }
+
+        side.Closed(error);
+        return false;
     }
 }

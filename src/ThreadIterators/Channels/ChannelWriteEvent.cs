@@ -143,20 +143,10 @@ public sealed class ChannelWriteEvent<T> : Event
     {
         _wait.Bind(thread, this);
         CheckArmed(thread);
-        return WriteOrWait(thread, worker, writeFirst: !thread.Scheduler.SeedsOutsideWork);
+        return _wait.Park(new ChannelWriteSide<T>(this), thread, worker, tryFirst: !thread.Scheduler.SeedsOutsideWork);
     }
 
-    internal override EventOutcome Resume(GreenThread thread, Worker worker)
-    {
-        var resumed = _wait.Task.Resume(thread, worker);
-        if (resumed != EventOutcome.Continue)
-        {
-            return resumed;
-        }
-
-        _outcome = Armed;
-        return ChannelMayHaveRoom() ? WriteOrWait(thread, worker, writeFirst: true) : EventOutcome.Continue;
-    }
+    internal override EventOutcome Resume(GreenThread thread, Worker worker) => _wait.Resume(new ChannelWriteSide<T>(this), thread, worker);
 
     internal override void Abandon(GreenThread thread)
     {
@@ -183,115 +173,18 @@ public sealed class ChannelWriteEvent<T> : Event
     {
         _wait.Bind(thread, this);
         CheckArmed(thread);
-        var writeFirst = !thread.Scheduler.SeedsOutsideWork;
-        while (true)
-        {
-            if (writeFirst && TryWrite())
-            {
-                return EventOutcome.Continue;
-            }
-
-            writeFirst = true;
-
-            // Asked now, not at enlisting: a completed channel answers at once, and so completes the choice here.
-            if (!_wait.IsPending)
-            {
-                _wait.Arm(_writer.WaitToWriteAsync());
-            }
-
-            var outcome = _wait.Task.TryCompleteNow(thread);
-            if (outcome != EventOutcome.Continue)
-            {
-                return outcome;
-            }
-
-            if (!ChannelMayHaveRoom())
-            {
-                return EventOutcome.Continue;
-            }
-        }
+        return _wait.TryCompleteNow(new ChannelWriteSide<T>(this), thread, tryFirst: !thread.Scheduler.SeedsOutsideWork);
     }
 
-    internal override bool Enlist(GreenThread thread, ChoiceBranch branch, long generation)
-    {
-        if (!_wait.IsPending)
-        {
-            _wait.Arm(_writer.WaitToWriteAsync());
-        }
+    internal override bool Enlist(GreenThread thread, ChoiceBranch branch, long generation) => _wait.Enlist(new ChannelWriteSide<T>(this), thread, branch, generation);
 
-        return _wait.Task.Enlist(thread, branch, generation);
-    }
+    // A write that loses writes nothing; the same item is offered at the next wait.
+    internal override void Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen) => _wait.Withdraw(thread, branch, chosen);
 
-    // A channel wakes every waiting writer when room frees, so a losing write holds no wake-up another writer needs:
-    // withdrawing only leaves the wait lingering (or forgets the chosen one's registration). Nothing was written.
-    internal override void Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen) => _wait.Task.Withdraw(thread, branch, chosen);
+    internal override EventOutcome CompleteChosen(GreenThread thread) => _wait.CompleteChosen(new ChannelWriteSide<T>(this), thread);
 
-    internal override EventOutcome CompleteChosen(GreenThread thread)
-    {
-        var outcome = _wait.Task.CompleteChosen(thread);
-        if (outcome != EventOutcome.Continue)
-        {
-            return outcome;
-        }
-
-        if (!ChannelMayHaveRoom())
-        {
-            return EventOutcome.Continue;
-        }
-
-        // Another writer took the room this branch was woken for: the choice waits again.
-        return TryWrite() ? EventOutcome.Continue : EventOutcome.Parked;
-    }
-
-    private void CheckArmed(GreenThread thread)
-    {
-        if (_outcome != Armed)
-        {
-            throw new InvalidOperationException($"{thread} yielded {this} without arming it; call For(item) before each yield.");
-        }
-    }
-
-    /// <summary>
-    /// Writes the armed item if there is room, else waits on the channel until there may be, again while other writers
-    /// take it first. <paramref name="writeFirst"/> false (an explored run that seeds
-    /// outside work): waits first, so room there already comes back through the channel's wait, as a wake-up the run
-    /// takes in a seeded order.
-    /// </summary>
-    private EventOutcome WriteOrWait(GreenThread thread, Worker worker, bool writeFirst)
-    {
-        while (true)
-        {
-            if (writeFirst && TryWrite())
-            {
-                return EventOutcome.Continue;
-            }
-
-            writeFirst = true;
-
-            if (!_wait.IsPending)
-            {
-                _wait.Arm(_writer.WaitToWriteAsync());
-            }
-
-            // Before the park is visible: once it is, the thread may resume elsewhere and change it.
-            _outcome = Waiting;
-
-            // A lingering wait from a losing choice is re-joined here, not asked of the channel again.
-            var outcome = _wait.Task.Park(thread, worker);
-            if (outcome != EventOutcome.Continue)
-            {
-                return outcome;
-            }
-
-            _outcome = Armed;
-            if (!ChannelMayHaveRoom())
-            {
-                return EventOutcome.Continue;
-            }
-        }
-    }
-
-    private bool TryWrite()
+    /// <summary>Writes the armed item if the channel has room. The bound thread.</summary>
+    internal bool TryWrite()
     {
         if (!_writer.TryWrite(_item))
         {
@@ -303,17 +196,25 @@ public sealed class ChannelWriteEvent<T> : Event
         return true;
     }
 
-    /// <summary>Reads the completed wait: true if there may be room; false, with the write refused, if the channel is completed.</summary>
-    private bool ChannelMayHaveRoom()
-    {
-        if (_wait.TakeOutcome(out var error))
-        {
-            return true;
-        }
+    /// <summary>Marks the thread parked until it can write the armed item: <see cref="For"/> refuses to arm the event meanwhile.</summary>
+    internal void MarkWaiting() => _outcome = Waiting;
 
+    /// <summary>Marks the armed item not written yet once the channel's wait has completed.</summary>
+    internal void MarkArmed() => _outcome = Armed;
+
+    /// <summary>Records that the channel was completed before the armed item could be written, with <paramref name="error"/>, the error it was completed with, or null.</summary>
+    internal void Refuse(Exception? error)
+    {
         _item = default!;
         _error = error;
         _outcome = Refused;
-        return false;
+    }
+
+    private void CheckArmed(GreenThread thread)
+    {
+        if (_outcome != Armed)
+        {
+            throw new InvalidOperationException($"{thread} yielded {this} without arming it; call For(item) before each yield.");
+        }
     }
 }

@@ -1,6 +1,5 @@
 using System;
 using System.Diagnostics;
-using System.Diagnostics.CodeAnalysis;
 using System.Threading.Channels;
 
 namespace ThreadIterators;
@@ -22,48 +21,34 @@ public sealed class ReceiveEvent<T> : Event
     /// <summary>The mailbox this event receives from.</summary>
     private readonly Mailbox<T> _mailbox;
 
-    /// <summary>The message of the latest receive.</summary>
-    private T _value = default!;
-
-    /// <summary>
-    /// Whether a receive got the end. Set once and never cleared, since nothing follows the end; so a message costs
-    /// no store here, and <see cref="Value"/> reads one flag.
-    /// </summary>
-    private bool _completed;
+    /// <summary>The message of the latest receive, or the end; shared with <see cref="SharedReceiveEvent{T}"/>.</summary>
+    private Received<T> _received;
 
     internal ReceiveEvent(Mailbox<T> mailbox) => _mailbox = mailbox;
 
     /// <summary>
-    /// Gets or sets the mailbox's <see cref="Mailbox{T}.OutlivesReceiver"/>, kept here because this object has a
-    /// spare byte after <see cref="_completed"/> and the mailbox has none: a field there would cost every parked
-    /// thread 8 bytes. Set once, at the mailbox's construction.
+    /// Gets or sets the mailbox's <see cref="Mailbox{T}.OutlivesReceiver"/>, kept in a spare byte of
+    /// <see cref="_received"/> (see <see cref="Received{T}.OutlivesReceiver"/>). Set once, at the mailbox's construction.
     /// </summary>
-    internal bool OutlivesReceiver { get; set; }
+    internal bool OutlivesReceiver
+    {
+        get => _received.OutlivesReceiver;
+        set => _received.OutlivesReceiver = value;
+    }
 
     /// <summary>Gets the message received by the latest receive.</summary>
     /// <exception cref="ChannelClosedException">
     /// The receive got the end of the completed mailbox, not a message (<see cref="IsCompleted"/>). The message names
     /// the mailbox; the inner exception is the error it was completed with, if any.
     /// </exception>
-    public T Value
-    {
-        get
-        {
-            if (_completed)
-            {
-                ThrowCompleted();
-            }
-
-            return _value;
-        }
-    }
+    public T Value => _received.Get(this);
 
     /// <summary>
     /// Gets a value indicating whether the latest receive got the end rather than a message: the mailbox was completed
     /// (<see cref="Mailbox{T}.Complete"/>) and every message sent before has been taken. It stays true: every later
     /// receive completes at once with the end.
     /// </summary>
-    public bool IsCompleted => _completed;
+    public bool IsCompleted => _received.IsCompleted;
 
     /// <summary>Gets the mailbox this event receives from.</summary>
     public Mailbox<T> Mailbox => _mailbox;
@@ -74,7 +59,7 @@ public sealed class ReceiveEvent<T> : Event
     internal override void DescribeWait(WaitDescription into) =>
         into.Say($"a message on {_mailbox} ({_mailbox.Count} queued)");
 
-    internal override string TraceResult() => _completed ? " -> the end" : $" -> {_value}";
+    internal override string TraceResult() => _received.TraceResult();
 
     // The receive itself is the mailbox's receiver side (Mailbox.Receiving.cs), so a message hop reads in one place.
     internal override EventOutcome Park(GreenThread thread, Worker worker) => _mailbox.TakeOrPark(thread, this, worker);
@@ -87,27 +72,12 @@ public sealed class ReceiveEvent<T> : Event
     }
 
     /// <summary>Stores a taken message for the body to read. Receiver only.</summary>
-    internal void Deliver(T message)
-    {
-        Debug.Assert(!_completed, $"{this} delivered a message after the end: a completed mailbox took a send.");
-        _value = message;
-    }
+    internal void Deliver(T message) => _received.Deliver(message, this);
 
     /// <summary>Records that the receive got the end of the completed mailbox. Receiver only.</summary>
-    internal void DeliverEnd()
-    {
-        _completed = true;
-        _value = default!;
-    }
+    internal void DeliverEnd() => _received.DeliverEnd();
 
     internal override void Abandon(GreenThread thread) => _mailbox.Abandon();
-
-    // Not inlined, and seen by the JIT to throw, so the check that calls it costs the caller a compare and a branch.
-    [DoesNotReturn]
-    private void ThrowCompleted() =>
-        throw new ChannelClosedException(
-            $"{this} got the end, not a message: {_mailbox} was completed and its every message taken. Check IsCompleted before reading Value.",
-            _mailbox.CompletionError);
 
     internal override bool TryInterrupt(GreenThread thread) => _mailbox.TryInterruptReceive(thread);
 

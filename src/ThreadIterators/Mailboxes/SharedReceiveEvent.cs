@@ -1,6 +1,5 @@
 using System;
 using System.Diagnostics;
-using System.Diagnostics.CodeAnalysis;
 using System.Threading;
 using System.Threading.Channels;
 
@@ -21,11 +20,8 @@ public sealed class SharedReceiveEvent<T> : Event
     /// <summary>The receiving thread's place among the parked receivers; made, and the event bound, when first yielded.</summary>
     private Waiter? _waiter;
 
-    /// <summary>The message of the latest receive.</summary>
-    private T _value = default!;
-
-    /// <summary>Whether a receive got the end; set once and never cleared, since nothing follows the end.</summary>
-    private bool _completed;
+    /// <summary>The message of the latest receive, or the end; shared with <see cref="ReceiveEvent{T}"/>.</summary>
+    private Received<T> _received;
 
     internal SharedReceiveEvent(SharedMailbox<T> mailbox) => _mailbox = mailbox;
 
@@ -34,25 +30,14 @@ public sealed class SharedReceiveEvent<T> : Event
     /// The receive got the end of the completed mailbox, not a message (<see cref="IsCompleted"/>). The message names
     /// the mailbox; the inner exception is the error it was completed with, if any.
     /// </exception>
-    public T Value
-    {
-        get
-        {
-            if (_completed)
-            {
-                ThrowCompleted();
-            }
-
-            return _value;
-        }
-    }
+    public T Value => _received.Get(this);
 
     /// <summary>
     /// Gets a value indicating whether the latest receive got the end rather than a message: the mailbox was completed
     /// (<see cref="SharedMailbox{T}.Complete"/>) and every message sent before has been taken, by this receiver or
     /// another. It stays true: every later receive completes at once with the end.
     /// </summary>
-    public bool IsCompleted => _completed;
+    public bool IsCompleted => _received.IsCompleted;
 
     /// <summary>Gets the mailbox this event receives from.</summary>
     public SharedMailbox<T> Mailbox => _mailbox;
@@ -63,7 +48,7 @@ public sealed class SharedReceiveEvent<T> : Event
     internal override void DescribeWait(WaitDescription into) =>
         into.Say($"a message on {_mailbox} ({_mailbox.Count} queued)");
 
-    internal override string TraceResult() => _completed ? " -> the end" : $" -> {_value}";
+    internal override string TraceResult() => _received.TraceResult();
 
     internal override EventOutcome Park(GreenThread thread, Worker worker) => Receive(WaiterFor(thread));
 
@@ -75,14 +60,14 @@ public sealed class SharedReceiveEvent<T> : Event
         WaiterFor(thread);
         if (_mailbox.TryTake(out var message))
         {
-            Deliver(message);
+            _received.Deliver(message, this);
             return EventOutcome.Continue;
         }
 
         if (_mailbox.IsDrained)
         {
             // The end completes the branch as a message would: the choice chooses it, and it reports the end.
-            DeliverEnd();
+            _received.DeliverEnd();
             return EventOutcome.Continue;
         }
 
@@ -156,40 +141,19 @@ public sealed class SharedReceiveEvent<T> : Event
         return waiter;
     }
 
-    /// <summary>Stores a taken message for the body to read. The receiving thread.</summary>
-    private void Deliver(T message)
-    {
-        Debug.Assert(!_completed, $"{this} delivered a message after the end: a completed shared mailbox took a send.");
-        _value = message;
-    }
-
-    /// <summary>Records that the receive got the end of the completed mailbox. The receiving thread.</summary>
-    private void DeliverEnd()
-    {
-        _completed = true;
-        _value = default!;
-    }
-
-    // Not inlined, and seen by the JIT to throw, so the check that calls it costs the caller a compare and a branch.
-    [DoesNotReturn]
-    private void ThrowCompleted() =>
-        throw new ChannelClosedException(
-            $"{this} got the end, not a message: {_mailbox} was completed and its every message taken. Check IsCompleted before reading Value.",
-            _mailbox.CompletionError);
-
     private EventOutcome Receive(Waiter waiter)
     {
         while (true)
         {
             if (_mailbox.TryTake(out var message))
             {
-                Deliver(message);
+                _received.Deliver(message, this);
                 return EventOutcome.Continue;
             }
 
             if (_mailbox.IsDrained)
             {
-                DeliverEnd();
+                _received.DeliverEnd();
                 return EventOutcome.Continue;
             }
 

@@ -48,14 +48,8 @@ namespace ThreadIterators;
 [DebuggerDisplay("{ToString(),nq}")]
 public sealed partial class TaskEvent : Event
 {
-    /// <summary>The armed task; a <see cref="Task"/> is stored wrapped, so both kinds take one path. Default once its outcome is captured.</summary>
-    private ValueTask _task;
-
-    /// <summary>The state of the wait, the parked thread and the captured fault.</summary>
-    private TaskWait _wait;
-
-    /// <summary>The continuation registered on each pending task; created by the first wait that parks, then reused.</summary>
-    private Action? _onCompleted;
+    /// <summary>The wait on the armed task, shared with <see cref="TaskEvent{T}"/>: every member below forwards to it.</summary>
+    private TaskEventCore<ValueTaskSlot> _core;
 
     /// <summary>Arms the event to wait for <paramref name="task"/> at the next yield.</summary>
     /// <param name="task">The task to wait for.</param>
@@ -65,7 +59,7 @@ public sealed partial class TaskEvent : Event
     public TaskEvent For(Task task)
     {
         ArgumentNullException.ThrowIfNull(task);
-        return Arm(new ValueTask(task));
+        return For(new ValueTask(task));
     }
 
     /// <summary>
@@ -75,7 +69,11 @@ public sealed partial class TaskEvent : Event
     /// <param name="task">The value task to wait for.</param>
     /// <returns>This event, to yield.</returns>
     /// <exception cref="InvalidOperationException">A green thread is still waiting on this event, or its wait was abandoned by a scheduler's disposal.</exception>
-    public TaskEvent For(ValueTask task) => Arm(task);
+    public TaskEvent For(ValueTask task)
+    {
+        _core.Arm(this, new ValueTaskSlot(task));
+        return this;
+    }
 
     /// <summary>
     /// Ends the wait the way <c>await</c> does: returns if the task succeeded, and otherwise throws its exception
@@ -83,215 +81,36 @@ public sealed partial class TaskEvent : Event
     /// called again; it throws the same exception every time.
     /// </summary>
     /// <exception cref="InvalidOperationException">No wait has completed since the event was last armed.</exception>
-    public void GetResult() => _wait.Read(this, "called GetResult() on");
+    public void GetResult() => _core.Read(this, "called GetResult() on");
 
     /// <inheritdoc/>
-    public override string ToString() => $"TaskEvent ({_wait.Describe()})";
+    public override string ToString() => $"TaskEvent ({_core.Describe()})";
 
     internal override string TraceText => "TaskEvent";
 
-    internal override void DescribeWait(WaitDescription into) => into.Say($"a task to complete, outside the scheduler ({_wait.Describe()})").Outside = true;
+    internal override void DescribeWait(WaitDescription into) => into.Say($"a task to complete, outside the scheduler ({_core.Describe()})").Outside = true;
 
-    internal override EventOutcome Park(GreenThread thread, Worker worker)
-    {
-        if (_wait.IsLingering)
-        {
-            // Left waiting on its task by a choice: wait for the same task, through the continuation already registered.
-            return TryCompleteLingering(thread) || !_wait.Rejoin(thread, this, thread) ? CaptureLingering(thread) : EventOutcome.Parked;
-        }
+    internal override EventOutcome Park(GreenThread thread, Worker worker) => _core.Park(this, thread);
 
-        _wait.CheckArmed(thread, this);
-        // In an explored run that declared outside work a completed task still parks the thread, and its completion
-        // comes back as a wake-up from outside, which the run takes when its strategy picks it: whether the task had
-        // completed by now is real time.
-        var seeded = thread.Scheduler.SeedsOutsideWork;
-        if (_task.IsCompletedSuccessfully && !seeded)
-        {
-            // The common fast case (a cached or synchronously completed task): no compare-and-swap, no try block.
-            _wait.TakeCompleted(thread);
-            CaptureSuccess();
-            return EventOutcome.Continue;
-        }
-
-        _wait.BeginPark(thread, this);
-        try
-        {
-            var awaiter = _task.ConfigureAwait(false).GetAwaiter();
-            if (awaiter.IsCompleted && !seeded)
-            {
-                Capture(thread);
-                return EventOutcome.Continue;
-            }
-
-            _wait.SetWaiter(thread);
-
-            // From here the thread may be made ready, and run on another worker, before this returns.
-            awaiter.UnsafeOnCompleted(_onCompleted ??= OnCompleted);
-            return EventOutcome.Parked;
-        }
-        catch
-        {
-            // A value task whose source refuses it (read already, or reset): nothing was registered. The thread
-            // ends with the source's exception; the event may be armed again.
-            _task = default;
-            _wait.AbortPark();
-            throw;
-        }
-    }
-
-    internal override EventOutcome Resume(GreenThread thread, Worker worker)
-    {
-        _wait.CheckResume(thread, this, _task.IsCompleted);
-        Capture(thread);
-        return EventOutcome.Continue;
-    }
+    internal override EventOutcome Resume(GreenThread thread, Worker worker) => _core.Resume(this, thread);
 
     /// <inheritdoc/>
     internal override string? NotChoosableBecause => null;
 
-    internal override EventOutcome TryCompleteNow(GreenThread thread)
-    {
-        if (_wait.IsLingering)
-        {
-            return TryCompleteLingering(thread) ? CaptureLingering(thread) : EventOutcome.Parked;
-        }
+    internal override EventOutcome TryCompleteNow(GreenThread thread) => _core.TryCompleteNow(this, thread);
 
-        _wait.CheckArmed(thread, this);
-        if (!_task.IsCompleted || thread.Scheduler.SeedsOutsideWork)
-        {
-            // Seeded: the branch is not ready yet; enlisting registers it, and its completion comes back from outside.
-            return EventOutcome.Parked;
-        }
+    internal override bool Enlist(GreenThread thread, ChoiceBranch branch, long generation) => _core.Enlist(this, thread, branch, generation);
 
-        _wait.TakeCompleted(thread);
-        Capture(thread);
-        return EventOutcome.Continue;
-    }
+    internal override void Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen) => _core.Withdraw(chosen);
 
-    internal override bool Enlist(GreenThread thread, ChoiceBranch branch, long generation)
-    {
-        var ticket = new ChoiceTicket(branch, generation);
-        if (_wait.IsLingering)
-        {
-            return _wait.Rejoin(thread, this, ticket);
-        }
+    internal override EventOutcome CompleteChosen(GreenThread thread) => _core.CompleteChosen(this, thread);
 
-        _wait.BeginEnlist(thread, this);
-        try
-        {
-            var awaiter = _task.ConfigureAwait(false).GetAwaiter();
-            if (awaiter.IsCompleted && !thread.Scheduler.SeedsOutsideWork)
-            {
-                _wait.UndoPark();
-                return false;
-            }
+    internal override bool TryInterrupt(GreenThread thread) => _core.TryInterrupt(thread);
 
-            _wait.SetWaiter(ticket);
+    internal override void CompleteInterrupt(GreenThread thread) => _core.CompleteInterrupt();
 
-            // From here the branch may be fired, and the thread run on another worker once the choice has parked.
-            awaiter.UnsafeOnCompleted(_onCompleted ??= OnCompleted);
-            return true;
-        }
-        catch
-        {
-            _task = default;
-            _wait.AbortPark();
-            throw;
-        }
-    }
+    internal override void Abandon(GreenThread thread) => _core.Abandon(thread);
 
-    internal override void Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen)
-    {
-        if (!chosen)
-        {
-            _wait.WithdrawLost();
-        }
-    }
-
-    internal override EventOutcome CompleteChosen(GreenThread thread)
-    {
-        if (!_wait.IsWaiting)
-        {
-            // Chosen because it was found completed while the choice registered its branches: nothing was registered.
-            return TryCompleteNow(thread);
-        }
-
-        _wait.CheckResume(thread, this, _task.IsCompleted);
-        Capture(thread);
-        return EventOutcome.Continue;
-    }
-
-    /// <summary>Whether a lingering wait's continuation has run, so its task's outcome can be read now.</summary>
-    private bool TryCompleteLingering(GreenThread thread)
-    {
-        if (_wait.Owner != thread)
-        {
-            _wait.Rejoin(thread, this, thread);
-        }
-
-        return _wait.HasFired;
-    }
-
-    /// <summary>Reads the outcome of a lingering wait whose task has completed.</summary>
-    private EventOutcome CaptureLingering(GreenThread thread)
-    {
-        _wait.ResumeLingering();
-        Capture(thread);
-        return EventOutcome.Continue;
-    }
-
-    internal override bool TryInterrupt(GreenThread thread) => _wait.TryInterrupt(thread);
-
-    internal override void CompleteInterrupt(GreenThread thread) => _wait.CompleteInterrupt();
-
-    internal override void Abandon(GreenThread thread)
-    {
-        if (_wait.Abandon(thread))
-        {
-            _task = default;
-        }
-    }
-
-    private TaskEvent Arm(ValueTask task)
-    {
-        if (_wait.IsLingering && _wait.HasFired && _wait.Owner is { } owner)
-        {
-            // Its task completed after a choice chose another branch, and nothing read the outcome: read it now, so a
-            // value-task source is released and a fault is reported, not lost.
-            _wait.ResumeLingering();
-            Capture(owner);
-        }
-
-        _wait.BeginArm(this);
-        _task = task;
-        _wait.EndArm();
-        return this;
-    }
-
-    /// <summary>Reads the completed task's outcome, once, and records it.</summary>
-    private void Capture(GreenThread thread)
-    {
-        Exception? fault = null;
-        try
-        {
-            _task.ConfigureAwait(false).GetAwaiter().GetResult();
-        }
-        catch (Exception exception)
-        {
-            fault = exception;
-        }
-
-        _task = default;
-        _wait.Complete(thread, fault);
-    }
-
-    /// <summary>Ends a wait on a task that completed successfully: for a value-task source, its one read.</summary>
-    private void CaptureSuccess()
-    {
-        _task.GetAwaiter().GetResult();
-        _task = default;
-        _wait.CompleteSuccessfully();
-    }
-
-    private void OnCompleted() => _wait.Wake();
+    /// <summary>The continuation registered on each pending task (<see cref="ITaskSlot.ContinuationOf"/>).</summary>
+    internal void OnCompleted() => _core.Wake();
 }

@@ -5,14 +5,14 @@ using System.Threading;
 namespace ThreadIterators;
 
 /// <summary>
-/// What <see cref="TaskEvent"/> and <see cref="TaskEvent{T}"/> share: the state of one wait (armed, waiting,
-/// completed), the one wake-up a parked wait owes, the captured fault, and the report of a fault nobody read. Each
-/// event keeps its task and result itself, since their types differ, and calls these steps around them.
+/// The state of one task wait (armed, waiting, completed), the one wake-up a parked wait owes, the captured fault, and
+/// the report of a fault nobody read. <see cref="TaskEventCore{TSlot}"/>, the wait both task events share, keeps the
+/// task and result, whose types differ between the events, and calls these steps around them.
 /// </summary>
 /// <remarks>
 /// <para>
-/// A mutable struct held in a field of its event (never copied), so a wait costs no second object. The arming thread,
-/// then the worker running the waiting thread, touch everything except <see cref="_waiter"/>, which the task's
+/// A mutable struct held in a field of its event's core (never copied), so a wait costs no second object. The arming
+/// thread, then the worker running the waiting thread, touch everything except <see cref="_waiter"/>, which the task's
 /// continuation (any OS thread, with an exchange) and <see cref="Abandon"/> (the disposing thread, with a
 /// compare-and-swap) each try to take: exactly one of them gets the thread.
 /// </para>

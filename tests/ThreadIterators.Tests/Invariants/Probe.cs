@@ -36,13 +36,13 @@ internal static class Probe
     internal static bool HasJoiners(GreenThread thread) => Volatile.Read(ref GreenThreadFields.Exit(thread)) is ExitEvent exit && exit.HasWaiters;
 
     /// <summary>Gets a value indicating whether a green thread or a choice waits on <paramref name="taskEvent"/>'s task, owed its wake-up.</summary>
-    internal static bool IsWaiting(TaskEvent taskEvent) => Volatile.Read(ref TaskWaitFields.Waiter(ref TaskEventFields.Wait(taskEvent))) is GreenThread or ChoiceTicket;
+    internal static bool IsWaiting(TaskEvent taskEvent) => Volatile.Read(ref TaskWaitFields.Waiter(ref TaskEventCoreFields<ValueTaskSlot>.Wait(ref TaskEventFields.Core(taskEvent)))) is GreenThread or ChoiceTicket;
 
     /// <summary>Gets a value indicating whether a green thread or a choice waits on <paramref name="taskEvent"/>'s task, owed its wake-up.</summary>
-    internal static bool IsWaiting<T>(TaskEvent<T> taskEvent) => Volatile.Read(ref TaskWaitFields.Waiter(ref TaskEventFields<T>.Wait(taskEvent))) is GreenThread or ChoiceTicket;
+    internal static bool IsWaiting<T>(TaskEvent<T> taskEvent) => Volatile.Read(ref TaskWaitFields.Waiter(ref TaskEventCoreFields<ValueTaskSlot<T>>.Wait(ref TaskEventFields<T>.Core(taskEvent)))) is GreenThread or ChoiceTicket;
 
     /// <summary>Gets a value indicating whether the continuation <paramref name="taskEvent"/> registered on its task has run: it leaves its marker, neither a waiter nor null.</summary>
-    internal static bool HasFired<T>(TaskEvent<T> taskEvent) => Volatile.Read(ref TaskWaitFields.Waiter(ref TaskEventFields<T>.Wait(taskEvent))) is not (null or GreenThread or ChoiceTicket);
+    internal static bool HasFired<T>(TaskEvent<T> taskEvent) => Volatile.Read(ref TaskWaitFields.Waiter(ref TaskEventCoreFields<ValueTaskSlot<T>>.Wait(ref TaskEventFields<T>.Core(taskEvent)))) is not (null or GreenThread or ChoiceTicket);
 
     /// <summary>Gets a value indicating whether a green thread or a choice waits on the channel's <c>WaitToReadAsync</c> for <paramref name="read"/>.</summary>
     internal static bool IsWaiting<T>(ChannelReadEvent<T> read) => ChannelWaitFields.Task(ref ChannelReadEventFields<T>.Wait(read)) is { } task && IsWaiting(task);
@@ -51,10 +51,10 @@ internal static class Probe
     internal static bool IsWaiting<T>(ChannelWriteEvent<T> write) => ChannelWaitFields.Task(ref ChannelWriteEventFields<T>.Wait(write)) is { } task && IsWaiting(task);
 
     /// <summary>Gets a value indicating whether <paramref name="taskEvent"/> ever parked a thread: its continuation is made by the first park.</summary>
-    internal static bool HasParked(TaskEvent taskEvent) => TaskEventFields.OnCompleted(taskEvent) is not null;
+    internal static bool HasParked(TaskEvent taskEvent) => TaskEventCoreFields<ValueTaskSlot>.OnCompleted(ref TaskEventFields.Core(taskEvent)) is not null;
 
     /// <summary>Gets a value indicating whether <paramref name="taskEvent"/> ever parked a thread: its continuation is made by the first park.</summary>
-    internal static bool HasParked<T>(TaskEvent<T> taskEvent) => TaskEventFields<T>.OnCompleted(taskEvent) is not null;
+    internal static bool HasParked<T>(TaskEvent<T> taskEvent) => TaskEventCoreFields<ValueTaskSlot<T>>.OnCompleted(ref TaskEventFields<T>.Core(taskEvent)) is not null;
 
     /// <summary>Gets a value indicating whether the thread that yielded <paramref name="choice"/> has parked on it (its parked bit), with no branch chosen yet.</summary>
     internal static bool IsParked(Choice choice) => (Volatile.Read(ref ChoiceFields.State(choice)) & 0xFF) == 0x80;
@@ -200,20 +200,24 @@ internal static class Probe
 
     private static class TaskEventFields
     {
-        [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_wait")]
-        internal static extern ref TaskWait Wait(TaskEvent taskEvent);
-
-        [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_onCompleted")]
-        internal static extern ref System.Action? OnCompleted(TaskEvent taskEvent);
+        [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_core")]
+        internal static extern ref TaskEventCore<ValueTaskSlot> Core(TaskEvent taskEvent);
     }
 
     private static class TaskEventFields<T>
     {
+        [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_core")]
+        internal static extern ref TaskEventCore<ValueTaskSlot<T>> Core(TaskEvent<T> taskEvent);
+    }
+
+    private static class TaskEventCoreFields<TSlot>
+        where TSlot : struct, ITaskSlot
+    {
         [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_wait")]
-        internal static extern ref TaskWait Wait(TaskEvent<T> taskEvent);
+        internal static extern ref TaskWait Wait(ref TaskEventCore<TSlot> core);
 
         [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_onCompleted")]
-        internal static extern ref System.Action? OnCompleted(TaskEvent<T> taskEvent);
+        internal static extern ref System.Action? OnCompleted(ref TaskEventCore<TSlot> core);
     }
 
     /// <summary>
