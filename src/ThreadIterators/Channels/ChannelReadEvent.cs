@@ -108,7 +108,7 @@ public sealed class ChannelReadEvent<T> : Event
     public ChannelReader<T> Reader => _reader;
 
     /// <inheritdoc/>
-    public override string ToString() => $"ChannelReadEvent<{typeof(T).Name}> ({_outcome switch { ItemRead => "item read", ChannelCompleted => "channel completed", _ => "nothing read yet" }})";
+    public override string ToString() => $"ChannelReadEvent<{TypeNames.Of<T>()}> ({_outcome switch { ItemRead => "item read", ChannelCompleted => "channel completed", _ => "nothing read yet" }})";
 
     internal override void DescribeWait(WaitDescription into) => into.Say($"an item from a channel reader, outside the scheduler ({ToString()})").Outside = true;
 

@@ -135,7 +135,7 @@ public sealed class ChannelWriteEvent<T> : Event
     }
 
     /// <inheritdoc/>
-    public override string ToString() => $"ChannelWriteEvent<{typeof(T).Name}> ({_outcome switch { Armed => "armed", Waiting => "waiting for room", Written => "written", Refused => "channel completed, not written", _ => "unarmed" }})";
+    public override string ToString() => $"ChannelWriteEvent<{TypeNames.Of<T>()}> ({_outcome switch { Armed => "armed", Waiting => "waiting for room", Written => "written", Refused => "channel completed, not written", _ => "unarmed" }})";
 
     internal override void DescribeWait(WaitDescription into) => into.Say($"room in a channel writer, outside the scheduler ({ToString()})").Outside = true;
 

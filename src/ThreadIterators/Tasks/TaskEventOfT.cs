@@ -102,11 +102,11 @@ public sealed class TaskEvent<T> : Event
     }
 
     /// <inheritdoc/>
-    public override string ToString() => $"TaskEvent<{typeof(T).Name}> ({_core.Describe()})";
+    public override string ToString() => $"TaskEvent<{TypeNames.Of<T>()}> ({_core.Describe()})";
 
-    internal override string TraceText => $"TaskEvent<{typeof(T).Name}>";
+    internal override string TraceText => $"TaskEvent<{TypeNames.Of<T>()}>";
 
-    internal override void DescribeWait(WaitDescription into) => into.Say($"a Task<{typeof(T).Name}> to complete, outside the scheduler ({_core.Describe()})").Outside = true;
+    internal override void DescribeWait(WaitDescription into) => into.Say($"a Task<{TypeNames.Of<T>()}> to complete, outside the scheduler ({_core.Describe()})").Outside = true;
 
     internal override EventOutcome Park(GreenThread thread, Worker worker) => _core.Park(this, thread);
 
