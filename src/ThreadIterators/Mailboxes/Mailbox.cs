@@ -1,7 +1,6 @@
 using System;
 using System.Diagnostics;
 using System.Diagnostics.CodeAnalysis;
-using System.Runtime.CompilerServices;
 using System.Threading;
 using System.Threading.Channels;
 using System.Threading.Tasks;
@@ -218,80 +217,6 @@ public sealed partial class Mailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
     /// receives through <see cref="AsChannelReader"/>, it is the last green receiver (which has ended), or null.
     /// </summary>
     public GreenThread? Receiver => Volatile.Read(ref _receiver);
-
-    /// <summary>
-    /// Puts a message into the mailbox, waking the receiver if it is parked on <see cref="Recv"/>. An unbounded
-    /// mailbox never blocks, and any thread may call this. A full bounded mailbox blocks the calling OS thread until
-    /// there is room; a green thread cannot block its worker, so it yields <see cref="Put"/> instead.
-    /// </summary>
-    /// <param name="message">The message.</param>
-    /// <exception cref="InvalidOperationException">The mailbox is bounded and the caller is a green thread.</exception>
-    /// <exception cref="ChannelClosedException">
-    /// The mailbox was completed (before the send, or while it waited for room), and the message was not sent. The
-    /// inner exception is the error the mailbox was completed with, if any.
-    /// </exception>
-    public void Send(T message)
-    {
-        var tail = Volatile.Read(ref _tail);
-        if (tail is not null && tail.Room is not null)
-        {
-            BoundedSends.SendBlocking(this, message, CancellationToken.None);
-            return;
-        }
-
-        if (!Append(message, tail, alongside: false))
-        {
-            ThrowCompleted();
-        }
-    }
-
-    /// <summary>
-    /// As <see cref="Send(T)"/>; a blocked OS thread stops waiting when <paramref name="cancellationToken"/> is
-    /// cancelled, and the message is then not sent.
-    /// </summary>
-    /// <param name="message">The message.</param>
-    /// <param name="cancellationToken">Cancels the wait for room.</param>
-    /// <exception cref="OperationCanceledException">The token was cancelled before there was room.</exception>
-    /// <exception cref="InvalidOperationException">The mailbox is bounded and the caller is a green thread.</exception>
-    /// <exception cref="ChannelClosedException">The mailbox was completed, and the message was not sent.</exception>
-    public void Send(T message, CancellationToken cancellationToken)
-    {
-        if (Room is null)
-        {
-            Send(message);
-        }
-        else
-        {
-            BoundedSends.SendBlocking(this, message, cancellationToken);
-        }
-    }
-
-    /// <summary>
-    /// Puts a message into the mailbox if there is room, without ever waiting: always, for an unbounded mailbox that
-    /// has not been completed. Any thread.
-    /// </summary>
-    /// <param name="message">The message.</param>
-    /// <returns>
-    /// True if the message is in; false if the bounded mailbox was full or the mailbox was completed, and the message
-    /// was not sent.
-    /// </returns>
-    public bool TrySend(T message)
-    {
-        var tail = Volatile.Read(ref _tail);
-        return tail is null || tail.Room is null ? Append(message, tail, alongside: false) : TryAdd(message);
-    }
-
-    /// <summary>
-    /// Sends a message, waiting asynchronously while a bounded mailbox is full. Completes at once when there is room
-    /// (always, for an unbounded mailbox), without allocating.
-    /// </summary>
-    /// <param name="message">The message.</param>
-    /// <param name="cancellationToken">Cancels the wait for room; the message is then not sent.</param>
-    /// <returns>
-    /// A task that completes when the message is in; it faults with a <see cref="ChannelClosedException"/> if the
-    /// mailbox is completed before the message went in.
-    /// </returns>
-    public ValueTask SendAsync(T message, CancellationToken cancellationToken = default) => BoundedSends.SendAsync(this, message, cancellationToken);
 
     /// <summary>
     /// Gets the event a green thread yields to send into a bounded mailbox: the message goes in at once if there is

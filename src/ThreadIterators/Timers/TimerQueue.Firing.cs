@@ -1,11 +1,11 @@
 using System;
-using System.Collections.Generic;
 using System.Diagnostics;
 using System.Threading;
 
 namespace ThreadIterators;
 
-// Firing: the queue's own OS thread (system clock) or one provider timer (any other clock) fires due entries in batches taken under the lock and fired outside it, one firer at a time.
+// Firing: the queue's own OS thread (system clock) or one provider timer (any other clock) fires due entries in
+// batches taken under the lock and fired outside it, one firer at a time.
 internal sealed partial class TimerQueue
 {
     /// <summary>Under the lock, with the system clock: starts the queue's thread, or pulses it if it would look too late for <paramref name="deadline"/>.</summary>

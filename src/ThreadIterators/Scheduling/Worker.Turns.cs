@@ -1,0 +1,304 @@
+using System;
+using System.Diagnostics;
+using System.Runtime.CompilerServices;
+using System.Runtime.ExceptionServices;
+using System.Threading;
+
+namespace ThreadIterators;
+
+// Finding work and running turns: the worker's loop, the run-next slot (filled by a wake-up on this worker, taken
+// next), the order it looks for a runnable thread in, and one turn of a thread. The owning worker only.
+internal sealed partial class Worker
+{
+    /// <summary>
+    /// Makes a thread woken on this worker run next, keeping the message hop in this core's cache; in a long turn
+    /// (see <see cref="LongTurnSends"/>) it is queued instead, where an idle worker can take it.
+    /// </summary>
+    internal void PushRunNext(GreenThread thread)
+    {
+        if (Counters.Sent >= _longTurnAt)
+        {
+            PushLocal(thread);
+            return;
+        }
+
+        // The owner's half of the handshake with StealRunNext: announce, then look for thieves. The order of these
+        // two volatile accesses is what a thief's process-wide barrier relies on.
+        Volatile.Write(ref _runNextBusy, 1);
+        GreenThread? displaced;
+        if (Volatile.Read(ref _runNextThieves) == 0)
+        {
+            displaced = _runNext;
+            _runNext = thread;
+        }
+        else
+        {
+            displaced = Interlocked.Exchange(ref _runNext, thread);
+        }
+
+        Volatile.Write(ref _runNextBusy, 0);
+        if (displaced is not null)
+        {
+            PushLocal(displaced);
+        }
+    }
+
+    /// <summary>
+    /// Runs a driven run on the calling OS thread, as this worker, one turn of budget 1 for each thread its
+    /// <see cref="IRunController"/> picks, until the controller ends it: a run then costs no OS thread of its own, and
+    /// every yield is one of the controller's decisions. The driving thread only, once the run's first thread is spawned.
+    /// </summary>
+    internal void RunDrivenHere()
+    {
+        var previous = OsThreadContext.Existing;
+        OsThreadContext.SetCurrent(Context);
+
+        // Look like a worker's own OS thread, which has no synchronization context: under one (a test framework's),
+        // a task completed inside the run would send its continuation to the pool, and its thread's wake-up would
+        // come from outside the run.
+        var synchronization = SynchronizationContext.Current;
+        SynchronizationContext.SetSynchronizationContext(null);
+        try
+        {
+            while (_controller!.Next() is { } thread)
+            {
+                RunTurn(thread, budget: 1);
+                _controller.TurnEnded(thread);
+            }
+
+            // Give back the live-count credit, as an idle worker does, so the count the disposal reads is exact.
+            ReturnAllLiveCredit();
+        }
+        finally
+        {
+            OsThreadContext.SetCurrent(previous);
+            SynchronizationContext.SetSynchronizationContext(synchronization);
+        }
+    }
+
+    private void Main()
+    {
+        OsThreadContext.SetCurrent(Context);
+        try
+        {
+            while (!Scheduler.IsStopping)
+            {
+                var thread = FindRunnable() ?? Idle();
+                if (thread is null)
+                {
+                    continue;
+                }
+
+                RunTurn(thread, StepBudget);
+            }
+        }
+        finally
+        {
+            OsThreadContext.SetCurrent(null);
+        }
+    }
+
+    private GreenThread? TakeInbound() => _inbound.TryDequeue(out var thread) ? thread : null;
+
+    /// <summary>Finds a runnable thread on this worker or in the inject queue, without stealing.</summary>
+    private GreenThread? FindRunnable()
+    {
+        GreenThread? thread;
+        if (++_turns >= InjectInterval)
+        {
+            // Outside wake-ups first: they may have waited behind a whole stream of local work.
+            _turns = 0;
+            if ((thread = TakeInjectedBatch() ?? TakeInbound() ?? Scheduler.TakeOverflowed()) is not null)
+            {
+                return thread;
+            }
+        }
+
+        if ((thread = TakeRunNext()) is not null)
+        {
+            if (++_runNextStreak <= RunNextCap || Queue.Count == 0)
+            {
+                // With nothing queued behind it there is nobody to be fair to; queueing it would only wake an idle
+                // worker to steal it, moving a one-token ring to the other core every few hops.
+                return thread;
+            }
+
+            // Let the queue have a turn; the run-next thread waits behind it.
+            PushLocal(thread);
+        }
+
+        _runNextStreak = 0;
+        if (Spawns.Count > 0 && (++_spawnStreak <= SpawnCap || Queue.Count == 0) && Spawns.TryPop() is { } spawned)
+        {
+            return spawned;
+        }
+
+        _spawnStreak = 0;
+        return Queue.Pop() ?? Spawns.TryPop() ?? TakeInbound() ?? TakeInjectedBatch() ?? Scheduler.TakeOverflowed();
+    }
+
+    /// <summary>
+    /// Takes the run-next thread between turns. The end of the previous turn (<see cref="_runningId"/> back to 0) is
+    /// this side's announcement in the handshake with <see cref="StealRunNext"/>, which gives up on a worker between turns.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private GreenThread? TakeRunNext()
+    {
+        var thread = _runNext;
+        if (thread is null)
+        {
+            return null;
+        }
+
+        if (Volatile.Read(ref _runNextThieves) == 0)
+        {
+            _runNext = null;
+            return thread;
+        }
+
+        return Interlocked.Exchange(ref _runNext, null);
+    }
+
+    /// <summary>
+    /// Takes a thread from the inject queue and, under a policy that steals, up to <see cref="InjectBatch"/> - 1 more
+    /// into the local queue (no more than fills half of it), waking an idle worker for them.
+    /// </summary>
+    private GreenThread? TakeInjectedBatch()
+    {
+        var first = Scheduler.TakeInjected();
+        if (first is null || !_steals)
+        {
+            return first;
+        }
+
+        var moved = 0;
+        while (moved < InjectBatch - 1 && Queue.Count < LocalRunQueue.Capacity / 2 && Scheduler.TakeInjected() is { } next)
+        {
+            Queue.Push(next, this);
+            moved++;
+        }
+
+        if (moved != 0)
+        {
+            // Store-load fence between the pushes and the idle count, as in PushLocal.
+            Interlocked.MemoryBarrier();
+            Scheduler.WakeIdleWorker();
+        }
+
+        return first;
+    }
+
+    /// <summary>After an event returned <paramref name="outcome"/>: unless it parked the thread, this worker goes on running it.</summary>
+    [Conditional("DEBUG")]
+    private void AssertGoesOnRunning(GreenThread thread, EventOutcome outcome)
+    {
+        if (outcome != EventOutcome.Parked)
+        {
+            thread.AssertStillRunning(this);
+        }
+    }
+
+    /// <summary>Runs one turn of a green thread: resumes it from its event, then steps its body until it parks, ends, or uses up its budget of <paramref name="budget"/> body steps.</summary>
+    private void RunTurn(GreenThread thread, int budget)
+    {
+        var body = thread.Body;
+        if (body is null)
+        {
+            // Ended while a wake-up was on its way: a send that found its receiver parked as the scheduler disposed it.
+            return;
+        }
+
+        // The turn count first, then the id: the watchdog reads them in the opposite order (see StealRunNext).
+        Volatile.Write(ref _turnCount, _turnCount + 1);
+        Volatile.Write(ref _runningId, thread.Id);
+        _longTurnAt = Counters.Sent + LongTurnSends;
+        var weighedSince = _placement.TurnStarting(thread, this);
+
+        thread.AssertRunning(this);
+        try
+        {
+            var outcome = EventOutcome.Continue;
+            if (thread.WaitingOn is { } waitingOn)
+            {
+                thread.AssertParking(this);
+                outcome = waitingOn.Resume(thread, this);
+                AssertGoesOnRunning(thread, outcome);
+            }
+            else if (thread.PendingFault is { } stopped)
+            {
+                // Stopped before its first turn (the only turn with nothing to resume from): the body never starts.
+                Scheduler.Exit(thread, stopped, this);
+                return;
+            }
+
+            while (outcome == EventOutcome.Continue)
+            {
+                if (!body.MoveNext())
+                {
+                    Scheduler.Exit(thread, fault: null, this);
+                    return;
+                }
+
+                var next = body.Current ?? throw new InvalidOperationException($"{thread} yielded null; a green thread must yield an Event, such as mailbox.Recv() or another thread's Exited.");
+                if (--budget == 0)
+                {
+                    if (thread.PendingFault is { } stop)
+                    {
+                        // Stopped while running: it ends at this yield, before the event does anything.
+                        Scheduler.Exit(thread, stop, this);
+                        return;
+                    }
+
+                    // Out of budget: queue the thread before it parks on the event, so it holds no message while queued.
+                    thread.WaitingOn = DeferredParkEvent.Instance;
+                    thread.AssertParking(this);
+                    GiveUpTurn(thread);
+                    return;
+                }
+
+                // Set before parking: once parked, the thread may resume on another worker at once, which reads it.
+                if (thread.WaitingOn != next)
+                {
+                    thread.WaitingOn = next;
+                }
+
+                if (weighedSince != 0)
+                {
+                    _placement.Weighed(thread, Stopwatch.GetTimestamp() - weighedSince);
+                    weighedSince = 0;
+                }
+
+                thread.AssertParking(this);
+                outcome = next.Park(thread, this);
+                AssertGoesOnRunning(thread, outcome);
+                if (outcome == EventOutcome.Continue && thread.PendingFault is not null)
+                {
+                    // A stop came while the thread ran, and the event completed at once: the body gets its result (a
+                    // message taken must not be lost), and the budget's check ends the thread at its next yield.
+                    budget = 1;
+                }
+            }
+
+            if (outcome == EventOutcome.Faulted)
+            {
+                Scheduler.Exit(thread, thread.PendingFault, this);
+            }
+            else if (thread.PendingFault is not null)
+            {
+                // Parked, and a stop has come: the one look per park that closes the race with a stop that read the
+                // wait before this park registered (the park's own full fence orders it). The thread may already run
+                // elsewhere; taking back its wait is safe from any thread.
+                thread.InterruptWait();
+            }
+        }
+        catch (Exception exception)
+        {
+            Scheduler.Exit(thread, ExceptionDispatchInfo.Capture(exception), this);
+        }
+        finally
+        {
+            // Volatile, so it is not moved past the next turn's look for thieves in TakeRunNext.
+            Volatile.Write(ref _runningId, 0);
+        }
+    }
+}
