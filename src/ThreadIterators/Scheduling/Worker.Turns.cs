@@ -11,6 +11,24 @@ namespace ThreadIterators;
 internal sealed partial class Worker
 {
     /// <summary>
+    /// Counts a send made on this worker, as it starts (<see cref="UncountSend"/> takes a refused one back); the send
+    /// that makes the turn long releases the run-next thread to the stealable queue.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal void CountSend()
+    {
+        if (++Counters.Sent == _longTurnAt && _runNext is not null
+            && Interlocked.Exchange(ref _runNext, null) is { } waiting)
+        {
+            // Once per long turn, so the exchange (safe against a thief without the handshake) costs nothing that shows.
+            PushLocal(waiting);
+        }
+    }
+
+    /// <summary>Takes back the count of a send the mailbox refused (completed, or full).</summary>
+    internal void UncountSend() => Counters.Sent--;
+
+    /// <summary>
     /// Makes a thread woken on this worker run next, keeping the message hop in this core's cache; in a long turn
     /// (see <see cref="LongTurnSends"/>) it is queued instead, where an idle worker can take it.
     /// </summary>

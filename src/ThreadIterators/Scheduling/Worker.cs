@@ -311,22 +311,4 @@ internal sealed partial class Worker
         return ++_nextId;
     }
 
-    /// <summary>
-    /// Counts a send made on this worker, as it starts (<see cref="UncountSend"/> takes a refused one back); the send
-    /// that makes the turn long releases the run-next thread to the stealable queue.
-    /// </summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    internal void CountSend()
-    {
-        if (++Counters.Sent == _longTurnAt && _runNext is not null
-            && Interlocked.Exchange(ref _runNext, null) is { } waiting)
-        {
-            // Once per long turn, so the exchange (safe against a thief without the handshake) costs nothing that shows.
-            PushLocal(waiting);
-        }
-    }
-
-    /// <summary>Takes back the count of a send the mailbox refused (completed, or full).</summary>
-    internal void UncountSend() => Counters.Sent--;
-
 }
