@@ -6,6 +6,7 @@ using System.Net.Http;
 using System.Threading;
 using System.Threading.Tasks;
 using ThreadIterators;
+using ThreadIterators.Supervision;
 
 namespace ThreadIterators.Samples.Supervision;
 

@@ -3,6 +3,7 @@ using System.Collections.Generic;
 using System.Threading;
 using System.Threading.Tasks;
 using ThreadIterators;
+using ThreadIterators.Supervision;
 
 namespace ThreadIterators.Benchmarks.Workloads;
 

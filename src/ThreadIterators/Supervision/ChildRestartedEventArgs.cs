@@ -1,7 +1,7 @@
 using System;
 using System.Collections.Generic;
 
-namespace ThreadIterators;
+namespace ThreadIterators.Supervision;
 
 /// <summary>
 /// A restart a <see cref="Supervisor"/> made (<see cref="Supervisor.Restarted"/>): which child's end caused it, which

@@ -1,6 +1,6 @@
 using System.Threading;
 
-namespace ThreadIterators;
+namespace ThreadIterators.Supervision;
 
 /// <summary>A supervisor's record of one child across its restarts. Owned by the supervisor's thread; <see cref="Thread"/> is also read by <see cref="Supervisor.Children"/> under the supervisor's lock.</summary>
 internal sealed class ChildSlot

@@ -3,7 +3,7 @@ using System.Collections.Generic;
 using System.Diagnostics;
 using System.Threading;
 
-namespace ThreadIterators;
+namespace ThreadIterators.Supervision;
 
 /// <summary>
 /// How a <see cref="Supervisor"/> starts one child and treats its end (OTP's child specification): an id, a factory of

@@ -1,7 +1,7 @@
 using System;
 using System.Collections.Generic;
 
-namespace ThreadIterators;
+namespace ThreadIterators.Supervision;
 
 /// <summary>A restart a supervisor decided but delays for its backoff: the children it will start, and when.</summary>
 internal sealed class PendingRestart

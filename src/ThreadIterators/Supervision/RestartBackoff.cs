@@ -1,6 +1,6 @@
 using System;
 
-namespace ThreadIterators;
+namespace ThreadIterators.Supervision;
 
 /// <summary>
 /// A delay before each restart that doubles while a child keeps failing (Akka.NET's <c>BackoffSupervisor</c>): a

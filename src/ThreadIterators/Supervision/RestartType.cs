@@ -1,4 +1,4 @@
-namespace ThreadIterators;
+namespace ThreadIterators.Supervision;
 
 /// <summary>When a <see cref="Supervisor"/> restarts a child that ended (OTP's restart types).</summary>
 public enum RestartType

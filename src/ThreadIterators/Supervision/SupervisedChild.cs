@@ -1,6 +1,6 @@
 using System.Diagnostics;
 
-namespace ThreadIterators;
+namespace ThreadIterators.Supervision;
 
 /// <summary>One child of a <see cref="Supervisor"/>, as <see cref="Supervisor.Children"/> saw it (OTP's <c>which_children</c>): a snapshot.</summary>
 [DebuggerDisplay("{ToString(),nq}")]

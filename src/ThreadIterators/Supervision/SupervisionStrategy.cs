@@ -1,4 +1,4 @@
-namespace ThreadIterators;
+namespace ThreadIterators.Supervision;
 
 /// <summary>Which children a <see cref="Supervisor"/> restarts when one of them must be restarted (OTP's strategies).</summary>
 public enum SupervisionStrategy

@@ -2,7 +2,7 @@ using System;
 using System.Collections.Generic;
 using System.Threading;
 
-namespace ThreadIterators;
+namespace ThreadIterators.Supervision;
 
 // The supervisor's thread: one loop over its children's ends, its commands and its shutdown token. Everything that
 // waits (a shutdown, a removal, the children a restart takes) is here; the bookkeeping is in SupervisorRun.

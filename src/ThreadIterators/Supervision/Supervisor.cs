@@ -4,7 +4,7 @@ using System.Diagnostics;
 using System.Threading;
 using System.Threading.Tasks;
 
-namespace ThreadIterators;
+namespace ThreadIterators.Supervision;
 
 /// <summary>
 /// A supervisor (OTP's <c>supervisor</c>, Akka.NET's supervisor strategies): a green thread that starts children from

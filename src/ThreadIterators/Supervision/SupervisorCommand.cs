@@ -1,7 +1,7 @@
 using System;
 using System.Threading.Tasks;
 
-namespace ThreadIterators;
+namespace ThreadIterators.Supervision;
 
 /// <summary>A request to a running supervisor's thread: add a child, remove one, or look at delayed restarts.</summary>
 internal sealed class SupervisorCommand

@@ -1,6 +1,6 @@
 using System;
 
-namespace ThreadIterators;
+namespace ThreadIterators.Supervision;
 
 /// <summary>A <see cref="Supervisor"/> giving up (<see cref="Supervisor.GaveUp"/>), raised once its children are shut down, just before it ends faulted.</summary>
 public sealed class SupervisorGaveUpEventArgs : EventArgs

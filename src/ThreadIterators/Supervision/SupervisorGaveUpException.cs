@@ -1,7 +1,7 @@
 using System;
 using System.Diagnostics.CodeAnalysis;
 
-namespace ThreadIterators;
+namespace ThreadIterators.Supervision;
 
 /// <summary>
 /// What a <see cref="Supervisor"/>'s thread ends with when a restart would exceed its intensity

@@ -1,6 +1,6 @@
 using System;
 
-namespace ThreadIterators;
+namespace ThreadIterators.Supervision;
 
 /// <summary>How a <see cref="Supervisor"/> restarts its children, and when it gives up.</summary>
 /// <remarks>Read once, by the supervisor's constructor, which checks every value.</remarks>

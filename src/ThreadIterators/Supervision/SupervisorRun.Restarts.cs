@@ -2,7 +2,7 @@ using System;
 using System.Collections.Generic;
 using System.Threading;
 
-namespace ThreadIterators;
+namespace ThreadIterators.Supervision;
 
 // Restarts: what a child's exit does under the strategy, the restart intensity, and restarts that wait for a
 // backoff. The supervisor's own green thread only.

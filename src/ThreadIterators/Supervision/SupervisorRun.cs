@@ -4,7 +4,7 @@ using System.Runtime.ExceptionServices;
 using System.Threading;
 using System.Threading.Tasks;
 
-namespace ThreadIterators;
+namespace ThreadIterators.Supervision;
 
 /// <summary>
 /// One run of a <see cref="Supervisor"/>: its thread, its children and their restarts, from the thread's start to its

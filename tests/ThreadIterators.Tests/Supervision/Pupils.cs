@@ -4,6 +4,7 @@ using System.Collections.Generic;
 using System.Linq;
 using System.Threading;
 using ThreadIterators;
+using ThreadIterators.Supervision;
 
 namespace ThreadIterators.Tests;
 

@@ -4,6 +4,7 @@ using System.Linq;
 using System.Threading;
 using System.Threading.Tasks;
 using ThreadIterators;
+using ThreadIterators.Supervision;
 
 namespace ThreadIterators.Tests;
 

@@ -2,6 +2,7 @@ using System;
 using System.Collections.Generic;
 using System.Threading.Tasks;
 using Microsoft.Coyote.Actors;
+using ThreadIterators.Supervision;
 using CoyoteEvent = Microsoft.Coyote.Actors.Event;
 
 namespace ThreadIterators.Benchmarks.Peers.Coyote;
