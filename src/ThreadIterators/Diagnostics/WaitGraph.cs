@@ -7,9 +7,9 @@ namespace ThreadIterators;
 /// <summary>
 /// Who waits on whom: each live green thread of a scheduler with what it waits for, and the cycles among them. A
 /// cycle of joins, asks, puts into full mailboxes or pulls is a deadlock: no thread in it can go on until another in
-/// it does. Taken on demand by <see cref="Scheduler.GetWaitGraph"/>, and carried by the
-/// <see cref="WaitTimeoutException"/> of <see cref="Scheduler.WaitForAllOrThrow"/> and
-/// <see cref="GreenThread.WaitOrThrow"/>.
+/// it does. Taken on demand by <see cref="WaitDiagnostics.GetWaitGraph"/>, and carried by the
+/// <see cref="WaitTimeoutException"/> of <see cref="WaitDiagnostics.WaitForAllOrThrow"/> and
+/// <see cref="WaitDiagnostics.WaitOrThrow"/>.
 /// </summary>
 /// <remarks>
 /// It costs the running threads nothing: it reads the event each parked thread already holds (the mailbox, the

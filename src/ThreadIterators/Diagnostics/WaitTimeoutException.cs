@@ -4,7 +4,7 @@ using System.Diagnostics.CodeAnalysis;
 namespace ThreadIterators;
 
 /// <summary>
-/// Thrown by <see cref="Scheduler.WaitForAllOrThrow"/> and <see cref="GreenThread.WaitOrThrow"/> when the timeout
+/// Thrown by <see cref="WaitDiagnostics.WaitForAllOrThrow"/> and <see cref="WaitDiagnostics.WaitOrThrow"/> when the timeout
 /// passes first. Its message holds the scheduler's <see cref="WaitGraph"/>, taken as the timeout passed: who waits on
 /// whom, and any cycle of waits (a deadlock), so a hung test or shutdown says why it hung.
 /// </summary>

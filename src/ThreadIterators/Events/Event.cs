@@ -344,7 +344,7 @@ public abstract class Event
     internal virtual bool TryInterrupt(GreenThread thread) => false;
 
     /// <summary>
-    /// Says what a thread parked on this event waits for, and on whom (<see cref="Scheduler.GetWaitGraph"/>). Called on
+    /// Says what a thread parked on this event waits for, and on whom (<see cref="WaitDiagnostics.GetWaitGraph"/>). Called on
     /// any OS thread while the thread may be woken: reads only, and nothing that a concurrent wake-up could make
     /// throw. The default, for events that do not park for long (a yield, a deferred park), is the event's name.
     /// </summary>

@@ -3,7 +3,6 @@ using System.Diagnostics;
 using System.Diagnostics.CodeAnalysis;
 using System.Threading;
 using System.Threading.Channels;
-using System.Threading.Tasks;
 
 namespace ThreadIterators;
 

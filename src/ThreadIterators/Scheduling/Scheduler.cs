@@ -386,6 +386,9 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
     /// <summary>Gets the live thread with this id, or null if it has ended; a search (<see cref="ThreadRegistry.Find"/>).</summary>
     internal GreenThread? FindLive(long id) => _registry.Find(id);
 
+    /// <summary>Gets a snapshot of the live threads, for diagnostics (the wait-for graph). Any thread.</summary>
+    internal IReadOnlyList<GreenThread> LiveThreads() => _registry.Snapshot();
+
     /// <summary>The live-count credit all workers hold, or <see cref="Worker.CreditMoving"/> while one moves.</summary>
     private long WorkerLiveCredit()
     {

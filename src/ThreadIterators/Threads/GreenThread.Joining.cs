@@ -1,5 +1,4 @@
 using System;
-using System.Runtime.ExceptionServices;
 using System.Threading;
 using System.Threading.Tasks;
 
@@ -27,22 +26,6 @@ public sealed partial class GreenThread
         }
 
         return GetExitEvent().Wait(timeout);
-    }
-
-    /// <summary>
-    /// Blocks the calling OS thread until this thread ends, and rethrows the exception that ended it, if any; or
-    /// throws a <see cref="WaitTimeoutException"/> holding its scheduler's wait-for graph once
-    /// <paramref name="timeout"/> has passed.
-    /// </summary>
-    /// <param name="timeout">How long to wait: zero or more, or <see cref="Timeout.InfiniteTimeSpan"/>.</param>
-    /// <exception cref="WaitTimeoutException">The timeout passed first; its message says what this thread and the others wait for.</exception>
-    /// <exception cref="InvalidOperationException">Called on a worker of this thread's scheduler; yield <see cref="Exited"/> instead.</exception>
-    public void WaitOrThrow(TimeSpan timeout)
-    {
-        if (!Wait(timeout))
-        {
-            throw new WaitTimeoutException($"{this} had not ended after {timeout}.", Scheduler.GetWaitGraph());
-        }
     }
 
     /// <summary>

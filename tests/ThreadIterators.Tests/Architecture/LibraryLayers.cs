@@ -16,10 +16,10 @@ namespace ThreadIterators.Tests;
 internal static partial class LibraryLayers
 {
     /// <summary>The core: the folders that name no feature. Every other folder is a feature that plugs into them.</summary>
-    internal static readonly string[] Core = ["Events", "Threads", "Scheduling", "Waiting", "Mailboxes", "Timers", "Diagnostics"];
+    internal static readonly string[] Core = ["Events", "Threads", "Scheduling", "Waiting", "Mailboxes", "Timers"];
 
     /// <summary>The features: each plugs into the core through the internal interfaces the core declares.</summary>
-    internal static readonly string[] Features = ["Tasks", "Channels", "Replies", "Watching", "Supervision", "FlowControl", "Pull", "Routing"];
+    internal static readonly string[] Features = ["Tasks", "Channels", "Replies", "Watching", "Supervision", "FlowControl", "Pull", "Routing", "Diagnostics"];
 
     /// <summary>The library's source folder.</summary>
     internal static string SourceRoot
