@@ -19,7 +19,7 @@ internal static partial class LibraryLayers
     internal static readonly string[] Core = ["Events", "Threads", "Scheduling", "Waiting", "Mailboxes", "Timers"];
 
     /// <summary>The features: each plugs into the core through the internal interfaces the core declares.</summary>
-    internal static readonly string[] Features = ["Tasks", "Channels", "Replies", "Watching", "Supervision", "FlowControl", "Pull", "Routing", "Diagnostics"];
+    internal static readonly string[] Features = ["Tasks", "Channels", "Replies", "Watching", "Supervision", "FlowControl", "Pull", "Routing", "Diagnostics", "ScheduledSends"];
 
     /// <summary>The library's source folder.</summary>
     internal static string SourceRoot

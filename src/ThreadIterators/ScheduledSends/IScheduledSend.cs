@@ -4,8 +4,8 @@ namespace ThreadIterators;
 
 /// <summary>
 /// A message a <see cref="Scheduler"/> sends later: once, from
-/// <see cref="Scheduler.SendAfter{T}(IMessageTarget{T}, T, TimeSpan)"/>, or on every tick of a period, from
-/// <see cref="Scheduler.SendEvery{T}(IMessageTarget{T}, T, TimeSpan, TimeSpan)"/>. <see cref="Cancel"/> stops it.
+/// <see cref="ScheduledSends.SendAfter{T}(Scheduler, IMessageTarget{T}, T, TimeSpan)"/>, or on every tick of a period, from
+/// <see cref="ScheduledSends.SendEvery{T}(Scheduler, IMessageTarget{T}, T, TimeSpan, TimeSpan)"/>. <see cref="Cancel"/> stops it.
 /// </summary>
 /// <remarks>
 /// <para>

@@ -7,7 +7,7 @@ using System.Threading.Tasks;
 namespace ThreadIterators;
 
 /// <summary>
-/// The timer of one <see cref="Scheduler.SendAfter{T}(IMessageTarget{T}, T, TimeSpan)"/>: its queue entry and its
+/// The timer of one <see cref="ScheduledSends.SendAfter{T}(Scheduler, IMessageTarget{T}, T, TimeSpan)"/>: its queue entry and its
 /// public handle in one object.
 /// </summary>
 /// <remarks>
@@ -172,7 +172,7 @@ internal sealed class DelayedSend<T> : TimerEntry, IScheduledSend
         Volatile.Write(ref _state, Failed);
         if (report)
         {
-            Scheduler.ReportFailedSend(this, exception);
+            ScheduledSends.ReportFailedSend(this, exception);
         }
     }
 

@@ -5,7 +5,7 @@ using System.Threading;
 namespace ThreadIterators;
 
 /// <summary>
-/// The timer of one <see cref="Scheduler.SendEvery{T}(IMessageTarget{T}, T, TimeSpan, TimeSpan)"/>: its queue entry
+/// The timer of one <see cref="ScheduledSends.SendEvery{T}(Scheduler, IMessageTarget{T}, T, TimeSpan, TimeSpan)"/>: its queue entry
 /// and its public handle in one object, scheduled again after each tick.
 /// </summary>
 /// <remarks>
@@ -177,7 +177,7 @@ internal sealed class PeriodicSend<T> : TimerEntry, IScheduledSend
                 Volatile.Write(ref _state, Canceled);
             }
 
-            Scheduler.ReportFailedSend(this, exception);
+            ScheduledSends.ReportFailedSend(this, exception);
             return;
         }
         finally
