@@ -27,19 +27,19 @@ namespace ThreadIterators;
 // only at a park, is what gives back the segment of a ring's forwarder that ends right after its last message and never
 // parks (shrinking only at parks left the ring at 15 bytes per hop).
 //
-// Room in a bounded mailbox of capacity C. The slots are not allocated up front: the mailbox starts with min(4, R)
-// slots, R being C rounded up to a power of two (at least 2), and grows as an unbounded one does, each segment four
-// times the last, up to R (NextBoundedSegment); none goes to the pool or shrinks. The capacity must hold across
-// segments, so a segment is linked with only some slots open (MailboxSegment.Unopened): C less an upper bound on the
-// messages that may be queued before it until the receiver gets there. The rest are opened by the receiver alone: after
-// each take from a segment that is no longer the tail it walks the frozen segments ahead, whose counts are final, and
-// opens the first unfrozen one's slots up to exactly what the capacity leaves (OpenAhead); on moving onto a segment it
-// opens all of them (OpenBounded). It sets an absolute target rather than counting, so a take the growth already
-// allowed for is never given twice, and only it opens slots once a segment is linked, so no sender has used them. A
-// sender that finds a held-back slot waits as for a full mailbox, and the opening releases it. With no take under way
-// during a growth, the new segment is linked with exactly the room the capacity leaves, so TrySend fills a mailbox to
-// exactly C whatever the takes between growths. How senders wait for room, and when a take releases them (ReleaseRoom),
-// is in the remarks of BoundedSends.
+// Room in a bounded mailbox of capacity C. The slots are not allocated up front (allocated so, a Mailbox<string>(1024)
+// took 16.7 KB before its first message): the mailbox starts with min(4, R) slots, R being C rounded up to a power of
+// two (at least 2), and grows as an unbounded one does, each segment four times the last, up to R (NextBoundedSegment);
+// none goes to the pool or shrinks. The capacity must hold across segments, so a segment is linked with only some slots
+// open (MailboxSegment.Unopened): C less an upper bound on the messages that may be queued before it until the receiver
+// gets there. The rest are opened by the receiver alone: after each take from a segment that is no longer the tail it
+// walks the frozen segments ahead, whose counts are final, and opens the first unfrozen one's slots up to exactly what
+// the capacity leaves (OpenAhead); on moving onto a segment it opens all of them (OpenBounded). It sets an absolute
+// target rather than counting, so a take the growth already allowed for is never given twice, and only it opens slots
+// once a segment is linked, so no sender has used them. A sender that finds a held-back slot waits as for a full
+// mailbox, and the opening releases it. With no take under way during a growth, the new segment is linked with exactly
+// the room the capacity leaves, so TrySend fills a mailbox to exactly C whatever the takes between growths. How senders
+// wait for room, and when a take releases them (ReleaseRoom), is in the remarks of BoundedSends.
 public sealed partial class Mailbox<T>
 {
     /// <summary>

@@ -18,9 +18,8 @@ namespace ThreadIterators;
 /// </para>
 /// <para>
 /// Measured on the ring sample (N = 10,000 forwarders, M = 1,000 messages, one worker): 0.17 bytes per hop, the
-/// 10,000 mailboxes' first segments and some 16- and 64-slot ones (docs/benchmarks.md, "The ring sample"). Segments
-/// owned by their mailbox, without a pool, took 20 bytes per hop (204 MB): every mailbox in turn grew a segment for
-/// the burst passing through it and kept it.
+/// 10,000 mailboxes' first segments and some 16- and 64-slot ones (docs/benchmarks.md, "The ring sample"); segments
+/// owned by their mailbox, without a pool, took 20 bytes per hop (docs/history.md, "Designs measured and rejected").
 /// </para>
 /// </remarks>
 /// <typeparam name="T">The message type.</typeparam>

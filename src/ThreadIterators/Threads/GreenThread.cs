@@ -172,12 +172,11 @@ public sealed partial class GreenThread
     /// </para>
     /// <para>
     /// What it costs: a worker keeps only the id of the thread it runs, so that the message hop pays nothing for
-    /// this property. A read therefore searches the scheduler's live threads for that id, under a lock: a list of
-    /// about one in 16 of them, most recently spawned first. A recently spawned thread is found in tens of
-    /// nanoseconds; the oldest of its list in about 2.5 ns per thread in the list (measured: 1.5 µs among 10,000
-    /// live threads, 150 µs among a million). The OS thread remembers the thread it found last, so a thread that
-    /// reads it again, with no other thread reading it on that OS thread in between, gets it in a few nanoseconds.
-    /// Where it is needed often, read it once at the top of the body and keep it.
+    /// this property. A read therefore searches the scheduler's live threads for that id: a binary search of each
+    /// worker's list of the threads it spawned, which is in id order, under that list's lock, and a walk of the
+    /// threads spawned off the workers. The OS thread remembers the thread it found last, so a thread that reads it
+    /// again, with no other thread reading it on that OS thread in between, gets it in a few nanoseconds. Where it is
+    /// needed often, read it once at the top of the body and keep it.
     /// </para>
     /// <example>
     /// A body that spawns a helper on its own scheduler and names itself in its log, without being handed either:
