@@ -4,6 +4,10 @@ namespace ThreadIterators.Testing;
 /// The placement of an explored run: every thread made ready, by a spawn, a wake-up or a yield, goes to the
 /// controller, where the run's strategy picks the next to run.
 /// </summary>
+/// <remarks>
+/// Any thread, as <see cref="IPlacementPolicy"/> says: it keeps no state of its own, and the controller takes what it
+/// is given under its lock. A wake-up from a thread that is not the run's worker comes with a null worker.
+/// </remarks>
 internal sealed class ControlledPolicy(ScheduleController controller) : IPlacementPolicy
 {
     public bool Steals => false;

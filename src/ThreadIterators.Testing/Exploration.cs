@@ -20,9 +20,11 @@ namespace ThreadIterators.Testing;
 /// the wait-for graph), or when it takes more than <see cref="ExplorationOptions.MaxSteps"/> steps.
 /// </para>
 /// <para>
-/// Work outside the scheduler: a wake-up from another OS thread (a task completing) is held until nothing else can
-/// run, and then the strategy picks which waiting thread's work the run waits for, so tasks complete in a seeded
-/// order. A token or channel already signalled when yielded completes at once; that much is not controlled.
+/// Work outside the scheduler (<see cref="ExplorationOptions.OutsideWork"/>): undeclared, a run that only outside
+/// work could move on, or a thread woken from another OS thread, fails. Declared, every completion from outside (a
+/// task completing, a token canceled, a channel's wait), even one that had happened when its thread yielded, is held
+/// until nothing else can run (or, under <see cref="OutsideWork.Anytime"/>, at any step), and then the strategy picks
+/// which waiting thread's work the run waits for, so outside work completes in a seeded order.
 /// </para>
 /// </remarks>
 public static class Exploration

@@ -9,8 +9,8 @@ namespace ThreadIterators;
 /// What <see cref="ChannelReadEvent{T}"/> and <see cref="ChannelWriteEvent{T}"/> share: the thread the event is bound
 /// to, the channel's <c>WaitToReadAsync</c> or <c>WaitToWriteAsync</c> the event is waiting on, held in a
 /// <see cref="TaskEvent{T}"/> so a pending wait parks, resumes on the thread's own scheduler, and lingers after a
-/// losing choice exactly as a task wait does (docs/architecture.md, "Task waits" and "Channels"), and the loop that
-/// reads or writes around that wait, written once for both over an <see cref="IChannelSide"/>.
+/// losing choice exactly as a task wait does (the steps are in the remarks of <see cref="TaskEventCore{TSlot}"/>),
+/// and the loop that reads or writes around that wait, written once for both over an <see cref="IChannelSide"/>.
 /// </summary>
 /// <remarks>
 /// <para>
@@ -37,6 +37,12 @@ namespace ThreadIterators;
 /// A choice's branch asks for the wait when enlisting if none is outstanding, and once chosen reads the outcome and
 /// tries once (<see cref="CompleteChosen{TSide}"/>): taken first by another, the choice waits again. A channel wakes
 /// every waiter, so a losing branch holds no wake-up another needs, and its withdrawal only leaves the wait lingering.
+/// </para>
+/// <para>
+/// Why a wait and then a read, and not <c>ReadAsync</c>: a <c>ReadAsync</c> that loses a choice, or whose thread is
+/// stopped or disposed, would still take the next item, which then belongs to nobody. <c>WaitToReadAsync</c> reserves
+/// nothing, and the built-in channels complete every waiting <c>WaitToReadAsync</c> when an item arrives (every
+/// <c>WaitToWriteAsync</c> when room frees), so a withdrawn wait holds no wake-up another party needs.
 /// </para>
 /// </remarks>
 internal struct ChannelWait

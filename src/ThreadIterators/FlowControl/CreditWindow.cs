@@ -5,6 +5,22 @@ using System.Threading;
 
 namespace ThreadIterators;
 
+// The credit protocol. Any thread releases; green threads acquire, on their own workers; the queue of waiting
+// acquirers, the credits owed and the choices watching are under the queue's lock.
+// An acquirer (CreditEvent.Park, AcquireOrQueue):
+//   1. One interlocked decrement. At zero or above, a credit was there: go on without parking. Below zero, the count is
+//      the number of acquirers that must wait.
+//   2. Such an acquirer takes the queue's lock. A credit owed to it (a release that counted it before it queued) is
+//      taken instead of parking; otherwise it joins the queue and parks.
+// A release (Release):
+//   3. One interlocked add of its credits. More than the window throws, naming the window (the add is undone). If the
+//      count was below zero, hand the credits to as many counted acquirers as the release covers, oldest first, under
+//      the lock (WakeWaiting): a queued one is made ready alongside the releaser, which goes on running; one counted
+//      but not queued yet is owed a credit; a credit that reaches the place of an acquirer that left (stopped, or
+//      disposed: Withdraw) goes back to the window, so a waiter that leaves takes no credit and the count stays exact.
+//   4. After the add (a full fence), fire every choice watching for a credit. Watchers reserve nothing: each tries
+//      TryAcquire once chosen, so a choice that loses holds no credit.
+
 /// <summary>
 /// Flow control by credits: a producer keeps at most <see cref="Window"/> messages unacknowledged, so an unbounded
 /// mailbox between it and its consumers never holds more than that. The producer yields <see cref="Acquire"/>

@@ -11,10 +11,60 @@ namespace ThreadIterators;
 /// </summary>
 /// <remarks>
 /// <para>
+/// The wait for room, for a <see cref="Mailbox{T}"/> or <see cref="SharedMailbox{T}"/> with a capacity: the same
+/// steps for <c>SendBlocking</c>, <c>SendWhenRoomAsync</c> and a green thread's
+/// <see cref="PutEvent{T}"/>. A sender:
+/// </para>
+/// <list type="number">
+/// <item>Appends if there is room (<c>TryAdd</c>, which wakes a parked receiver). A mailbox that finds no room reads a
+/// tail that moved on, or grows a full segment below its last size (the header of <c>Mailbox.HeadSegments.cs</c>);
+/// otherwise the target is full, or completed: the sender asks, and a completed target refuses it instead of letting
+/// it wait.</item>
+/// <item>Joins the room queue (<see cref="WaiterQueue.Add(Waiter)"/>: under its lock, a new ticket in the waiter's
+/// state, then a full fence).</item>
+/// <item>Looks for room once more without reserving it (<c>HasRoom</c>). There is room: it withdraws (a
+/// compare-and-swap on the waiter's state, expecting this wait's ticket) and goes back to step 1. If the withdrawal
+/// loses, a release has already woken it: it goes on as if waiting.</item>
+/// <item>Waits: a green thread parks on its put event, an OS thread blocks on its signal, an async send awaits its
+/// task.</item>
+/// <item>Woken: back to step 1. A sender that did not wait may have taken the room; then it waits again. No sender's
+/// messages are reordered, because each waits before its next message.</item>
+/// </list>
+/// <para>The receiver, after every take (<c>Mailbox.TryTake</c> and <c>ReleaseRoom</c>, <c>SharedMailbox.TryTake</c>):</para>
+/// <list type="number">
+/// <item>Passes a full fence, then reads the room queue's count: a bounded target only, so unbounded mailboxes pay
+/// nothing.</item>
+/// <item>If senders wait, and a quarter of the capacity is free (<see cref="WaiterQueue.ReleaseAt"/>, at least 1) or
+/// the mailbox is empty, wakes as many of them as there are free slots, oldest first, under the queue's lock
+/// (<see cref="WaiterQueue.Release"/>; a green thread is made ready alongside the receiver, which goes on running).
+/// Waking at a quarter rather than at every free slot lets a producer that outruns its consumer park once per
+/// quarter of the capacity instead of once per message.</item>
+/// <item>A <see cref="Mailbox{T}"/>'s receiver that parks on the empty mailbox wakes every waiting sender, after its
+/// park's swap.</item>
+/// </list>
+/// <para>
+/// No wake-up is lost: the sender passes a full fence between joining the queue and looking for room, and the receiver
+/// one between freeing the slot and reading the count, so either the receiver sees the waiter or the waiter sees the
+/// freed slot. The ticket matters for green threads: one woken by a release can run on another worker and wait again
+/// before the worker that queued it has finished withdrawing; the new ticket makes that late withdrawal fail instead of
+/// cancelling the new wait, which would leave the thread parked with nobody to wake it. A sender that gives up after a
+/// release woke it (its wait cancelled, or its scheduler disposed) passes the wake-up on to the next waiting sender
+/// (<c>PassOnIfWoken</c>), so the room it was woken for is not left unused while others wait.
+/// </para>
+/// <para>
 /// A send that finds no room asks the target whether it was completed (<see cref="IBoundedTarget{T}.IsCompleted"/>)
 /// before it waits, and again after each wake-up: a completed target refuses it with the target's
 /// <see cref="IBoundedTarget{T}.Refusal"/>. Completion releases every waiting sender, and a sender that queues after
 /// it finds "room" in the completed target, so none waits for good.
+/// </para>
+/// <para>
+/// Misuse is refused always, not only when the target happens to be full: <c>Send</c> into a bounded target from a
+/// worker (it would block the worker), or from a <c>finally</c> block a disposal runs; <c>SendAsync</c> from either,
+/// whose task a green thread cannot await; <c>Put</c> outside a green thread. A put yielded a second time faults its
+/// thread rather than send its message twice, and one parked when its scheduler is disposed withdraws, its message
+/// not sent. A put that finds room allocates nothing (<see cref="SentEvent"/>); one that finds the target full
+/// allocates its event and, when it first waits, its waiter: about once per quarter of the capacity for a producer
+/// that outruns its consumer.
 /// </para>
 /// <para>
 /// Any OS thread that is not a worker of a scheduler (a green thread is refused with a clear exception); stateless.

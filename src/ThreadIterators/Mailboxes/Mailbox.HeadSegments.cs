@@ -4,7 +4,40 @@ using System.Threading;
 
 namespace ThreadIterators;
 
-// What a take does beyond taking a slot: the first segment, room opened for the senders of a bounded mailbox, and a large drained segment given back. The receiver only.
+// What a take does beyond taking a slot: the first segment, room opened for the senders of a bounded mailbox, and a
+// large drained segment given back. The receiver only.
+//
+// Shrinking (ShrinkIfEmpty), so that a burst does not leave a large segment with its mailbox:
+//   1. The receiver has just taken a message from an unbounded segment of ShrinkFrom (256) slots or more and the next
+//      slot holds none (TryTake), or is about to park on such a segment (TryPark).
+//   2. Unless the segment's append position is the head position (no sender has reserved a slot) and it is not frozen,
+//      stop.
+//   3. Rent a first-size segment, lock the large one, and check that the large one is still the tail; if not, give the
+//      small one back and stop.
+//   4. Link the small segment as Next, freeze the large one, set the small one's Base, and make it the tail.
+//   5. If no sender got in before the freeze (the large segment's position is still the head position), move the head
+//      to the small segment and give the large one to the pool at once. Otherwise TryTake drains the late messages
+//      first and moves on as after a growth. A park that shrank takes again, and parks on the small segment.
+// The freeze comes before the tail moves here, the order a growth must avoid (Mailbox.Sending.cs). It is safe because
+// the only party that could pool the frozen segment is this receiver, which does so in step 5, after the tail has
+// moved; a sender that finds the segment frozen in between goes to Grow, waits for the lock, and finds the new tail.
+// The receiver is running, so it is not parked on the segment, and no wake-up is owed. Shrinking after a take, and not
+// only at a park, is what gives back the segment of a ring's forwarder that ends right after its last message and never
+// parks (shrinking only at parks left the ring at 15 bytes per hop).
+//
+// Room in a bounded mailbox of capacity C. The slots are not allocated up front (allocated so, a Mailbox<string>(1024)
+// took 16.7 KB before its first message): the mailbox starts with min(4, R) slots, R being C rounded up to a power of
+// two (at least 2), and grows as an unbounded one does, each segment four times the last, up to R (NextBoundedSegment);
+// none goes to the pool or shrinks. The capacity must hold across segments, so a segment is linked with only some slots
+// open (MailboxSegment.Unopened): C less an upper bound on the messages that may be queued before it until the receiver
+// gets there. The rest are opened by the receiver alone: after each take from a segment that is no longer the tail it
+// walks the frozen segments ahead, whose counts are final, and opens the first unfrozen one's slots up to exactly what
+// the capacity leaves (OpenAhead); on moving onto a segment it opens all of them (OpenBounded). It sets an absolute
+// target rather than counting, so a take the growth already allowed for is never given twice, and only it opens slots
+// once a segment is linked, so no sender has used them. A sender that finds a held-back slot waits as for a full
+// mailbox, and the opening releases it. With no take under way during a growth, the new segment is linked with exactly
+// the room the capacity leaves, so TrySend fills a mailbox to exactly C whatever the takes between growths. How senders
+// wait for room, and when a take releases them (ReleaseRoom), is in the remarks of BoundedSends.
 public sealed partial class Mailbox<T>
 {
     /// <summary>

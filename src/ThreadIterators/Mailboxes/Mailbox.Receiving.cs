@@ -5,9 +5,48 @@ using System.Threading;
 
 namespace ThreadIterators;
 
-// The receiver side of a mailbox: taking, parking, shrinking, and abandoning a receiver whose scheduler was disposed.
-// The receiving green thread only, on whichever worker runs it (Abandon: the disposing thread, once the
-// workers have stopped).
+// The receiver side of a mailbox: binding, taking and parking. What a take does beyond its slot (the first segment,
+// room for a bounded mailbox's senders, shrinking) is in Mailbox.HeadSegments.cs, and taking a park back (a stop, a
+// timeout, a disposal) in Mailbox.TakingBack.cs. The receiving green thread only, on whichever worker runs it; or, once
+// async code receives, whoever holds the MailboxChannelReader's lock.
+//
+// Receiver park and sender wake. The receiver:
+//   1. Bind (Bind): the first green thread to receive becomes the receiver, with a compare-and-swap. Another thread
+//      that receives while the receiver is alive is faulted with an InvalidOperationException naming both threads and
+//      the mailbox. Once the receiver has ended, another thread may take its place only in a mailbox that
+//      OutlivesReceiver; in any other the bind, and AsChannelReader, are refused, naming both threads. Unless the
+//      mailbox outlives its receiver, the bind also tells the thread of the mailbox (GreenThread.AddReceived), so that
+//      its end hands the messages to the dead letters (Mailbox.ReceiverEnding.cs). TryRecv is steps 1 and 2 alone
+//      (TryTakeAsReceiver): its caller is running, so not parked, and it knows the receiver by its worker's running id,
+//      so that only a call that binds, or fails, pays GreenThread.Current's search.
+//   2. Take (TryTake). A message is there: go on without parking. The head slot is reserved but not yet written (the
+//      tail position is past it): wait the few instructions until its sender publishes it (WaitForMessage). The head
+//      segment is frozen and drained: move to its Next, set that segment's Base (for Count), give the drained segment
+//      to the pool (a bounded mailbox keeps its segments, and opens the next one's held-back slots), and take again. A
+//      frozen segment without a Next is a completed mailbox's end segment: nothing is taken, and the receive reports
+//      the end (Mailbox.Completing.cs).
+//   3. Worker.RunTurn has already set WaitingOn to the event when it calls Park: once the thread is parked, another
+//      worker may resume it at once, and reads it.
+//   4. Park (TryPark): read the head segment's tail word. If its position is still the head position and it is neither
+//      frozen nor parked, swap the parked bit in (a large unbounded segment is shrunk instead, and the receive takes
+//      again). Decide from that swap's result alone: the moment it succeeds, a sender may wake the thread and another
+//      worker run it, moving the head. It succeeded: the thread is parked (a bounded mailbox then releases every
+//      waiting sender, BoundedSends.cs). It failed, or the word had moved: a message was reserved, the segment frozen,
+//      or the first segment made since step 2; take again.
+// The senders (Mailbox.Sending.cs):
+//   5. Every append's compare-and-swap clears the parked bit as it reserves a slot (MailboxSegment.TryAppend), so
+//      exactly one sender sees the bit, and that sender makes the thread ready (WakeReceiver). A growth's freeze swaps
+//      the bit out too; the growing sender then owes the wake-up.
+// A mailbox with no segment yet parks by swapping the frozen sentinel s_parkedEmpty into the null tail. A send's fast
+// path turns away from the frozen sentinel; SendSlow swaps a real segment in and, having replaced the sentinel, wakes
+// the receiver.
+// No wake-up is lost: the receiver parks only on an empty segment, both sides swap the same word, and each swap is a
+// full fence, so either the sender's swap takes the parked bit or the receiver's swap fails because the position moved.
+// The receiver counts its parks (_parks); whoever takes a park's mark (a sender, or a take-back) counts a wake
+// (_wakes), so that Abandon can wait for a sender still on its way to wake. ParkRaceTests holds the parking worker
+// right after a successful swap (TestHooks.AfterParkExchange) until the thread has been woken and run elsewhere, and
+// checks that it ran once and received every message. (A park that read its state again after its swap once ran a
+// thread on two workers: docs/history.md, "A receiver run on two workers".)
 public sealed partial class Mailbox<T>
 {
     /// <summary>

@@ -8,8 +8,47 @@ using System.Threading.Tasks;
 
 namespace ThreadIterators;
 
-// The sender side of a mailbox: appending, waking the parked receiver, and growing into a larger segment. Any
-// thread, green or not, any number at once.
+// The sender side of a mailbox: appending, waking the parked receiver (step 5 of the park in Mailbox.Receiving.cs), and
+// growing into a larger segment. Any thread, green or not, any number at once.
+//
+// Growth (Grow), when a sender's TryAppend finds the slot at the tail position still holding the previous lap's
+// message, so the segment is full (SendSlow; TryAddSlow for a bounded mailbox below its last size):
+//   1. Unless the full segment is no longer the tail, rent a segment four times larger (up to MaxSegmentSlots) from the
+//      pool, outside any lock: a large segment takes a while to allocate and initialise. (A bounded mailbox's next
+//      segment is made under the lock instead, sized from the full one's base: NextBoundedSegment.)
+//   2. Lock the full segment (every change of a mailbox's tail holds the replaced segment's lock: growth, shrinking,
+//      completion) and check that it is still the tail: another sender may have grown it. If not, give the new segment
+//      back, and let the caller read the tail again.
+//   3. Lock the new segment too, the older segment first, so no two growths wait on each other: nobody may grow or
+//      shrink it until its Base is set.
+//   4. Link it (full.Next) and read the full segment's Base.
+//   5. Move the tail to it.
+//   6. Freeze the full segment (Freeze: one compare-and-swap that sets the frozen bit and clears the parked bit). The
+//      position in the swapped-out word is the segment's final count.
+//   7. Set the new segment's Base to the full one's plus that count.
+//   8. If the freeze took the parked bit, the receiver had drained the full segment and parked on it: the growing
+//      sender owes it the wake-up, and gives it once its own message is in the new segment; if the mailbox was
+//      completed meanwhile, it gives the wake-up all the same and refuses the send.
+// Why in this order. Next before the freeze: a receiver that drains a frozen segment moves on to its Next at once
+// (Freeze asserts it is there). The tail before the freeze: once frozen, the segment may be drained and given to the
+// pool, which renews it (unfrozen, at position 0) for its next life; were it still the tail then, a sender would append
+// into the pool, and its message would be lost or reach the next mailbox to rent the segment. A sender that appends
+// between steps 5 and 6 is in time: the freeze fixes the position the receiver drains up to. (The other order lost
+// messages: docs/history.md, "A rare hang, and its cause".) Base read before the freeze: a pooled segment's Base is
+// reset.
+// Senders that find the frozen bit go through SendSlow again and read the new tail. The receiver drains the frozen
+// segment up to its final position, then moves on. Each sender's order holds, because its later message is always in
+// the same or a later segment.
+// A sender holding a pooled segment: a sender reads the tail and may be preempted before it appends, while the segment
+// is frozen, drained, pooled and made another mailbox's tail. TryAppend therefore reads the tail word, then checks that
+// the segment is still its mailbox's tail, and swaps expecting exactly that word. A segment starts a new life in the
+// pool (Renew bumps the life count in the word's top bits) only after it stopped being its mailbox's tail, and before
+// it becomes a tail again, so a swap that succeeds lands in this mailbox's life of the segment: while it is the tail,
+// or between steps 5 and 6, and the receiver drains up to the frozen position.
+// ParkRaceTests forces each race: a receiver that drains and parks on the full segment before the freeze
+// (TestHooks.BeforeGrow; without step 8 it is stranded), a grower held right after the freeze while the receiver pools
+// the segment and another send comes in (AfterFreeze), and a sender held after its tail read while the segment goes to
+// another mailbox (AfterTailRead; without the check its message lands there).
 public sealed partial class Mailbox<T>
 {
     /// <summary>

@@ -2,8 +2,9 @@ using System;
 
 namespace ThreadIterators;
 
-// The receiver side of a receive with a timeout (TimedReceive): the plain receive's take and park, with a deadline
-// published before the park and looked at once after it. The receiving green thread only, on whichever worker runs it.
+// The receiver side of a receive with a timeout (TimedReceive, whose remarks number the steps): the plain receive's take
+// and park, with a deadline published before the park and looked at once after it. The receiving green thread only, on
+// whichever worker runs it.
 public sealed partial class Mailbox<T>
 {
     /// <summary>

@@ -8,10 +8,49 @@ using System.Threading.Tasks.Sources;
 
 namespace ThreadIterators;
 
+// Async code as a mailbox's receiver. Senders are untouched: the reader parks with the receiver's own park mark (the
+// header of Mailbox.Receiving.cs), and the sender whose append takes that mark wakes it.
+//   1. Attach (Mailbox.AsChannelReader), under a lock on the mailbox's receive event, one attach at a time: refuse if a
+//      green receiver is alive, or has ended in a mailbox that does not outlive it; compare-and-swap _chooser from null
+//      to the reader; look at _receiver again after that full fence, and if a green thread has bound meanwhile, swap
+//      _chooser back and refuse; refuse too if _chooser no longer holds the reader (a thread that bound before the swap
+//      and has ended since wrote it in a choice); else mark the reader attached. A green thread's Bind swaps _receiver
+//      and then looks at _chooser (Dekker's pattern: one of the two sees the other); if it holds a reader not attached
+//      yet, the bind waits on the attach's lock for its decision, and is refused only if the reader was attached, so
+//      the two are never both refused. _chooser holds the reader for good: the choice branch a green receiver parks for
+//      lives in the same field, which a mailbox with an async receiver never needs. A stop
+//      (Mailbox.TryInterruptReceive) counts an unattached reader in _chooser as no chooser: the attach will fail while
+//      the thread lives, and the mark is the thread's. A late stop of a receiver that has ended, which takes the mark
+//      of the attached reader that followed it, wakes the reader (an early true) rather than put the mark back under
+//      the reader's own take-backs.
+//   2. WaitToReadAsync, under the lock: a message already taken into the reader's one-item buffer, or taken now
+//      (TryTake), answers true at once, with no allocation; past the end it answers false, or the completion's error.
+//      Otherwise reset the reusable ManualResetValueTaskSourceCore and park as a green receiver does (TryPark, looking
+//      again whenever the park fails: a message or the end arrived), and hand out a ValueTask over the core. A second
+//      wait while one is outstanding is refused. A cancelable token is registered after the park.
+//   3. The sender that takes the mark (Mailbox.WakeReceiver) finds the attached reader in _chooser, counts the wake as
+//      for a green receiver, and queues the reader itself (an IThreadPoolWorkItem) to the thread pool, which completes
+//      the core there (Wake, Execute). A sender that finds an unattached reader (step 1 refused it after a green thread
+//      bound and parked) wakes the green receiver, whose mark it is.
+//   4. The reader's side may take its own mark back, under the lock (Mailbox.TakeParkMark): a read while the wait is
+//      parked (the receiver side must not take while parked) ends the wait with true; a cancellation ends it canceled,
+//      only if its token is the outstanding wait's (a callback of an earlier wait's token, still running, finds another
+//      token and does nothing). Owning the mark is what makes exactly one party, a sender or the take-back, end each
+//      wait. Every ending goes through the thread pool, so no consumer code runs under the lock or on a sender.
+//   5. GetResult reads the core's result, then clears the outstanding wait and unregisters the token (Unregister, never
+//      Dispose: a running callback waits for the lock, not the other way round). A GetResult for another version, or
+//      before the wait completed (a value task awaited twice), only lets the core throw, and leaves the outstanding
+//      wait alone.
+//   6. Completion: the mailbox's End tells an attached reader (OnMailboxCompleted), which, if someone holds its
+//      Completion, looks (step 2's take) so that an empty completed mailbox completes Completion without another read;
+//      a parked wait is woken by the freeze's mark, as a green receiver is.
+// Cost on the hop: none for green receivers. _chooser is an object; the send path's wake reads it as before and, only
+// when it is set, tells a choice branch from a reader by its type.
+
 /// <summary>
 /// Async code as a <see cref="Mailbox{T}"/>'s receiver (<see cref="Mailbox{T}.AsChannelReader"/>): reads take from
 /// the mailbox's queue, and a wait parks with the receiver's own park mark, which the sender that takes it answers by
-/// completing the wait on the thread pool (docs/architecture.md, "Async receivers").
+/// completing the wait on the thread pool (the steps are in this file's header).
 /// </summary>
 /// <remarks>
 /// The reader side (every member but <see cref="Wake"/>) runs under <see cref="_gate"/>, so calls may come from any

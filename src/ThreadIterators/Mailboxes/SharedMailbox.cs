@@ -8,6 +8,48 @@ using System.Threading.Tasks;
 
 namespace ThreadIterators;
 
+// The shared mailbox's protocols. Its messages sit in a ConcurrentQueue<T>, which any number of receivers take from;
+// each receiver yields its own SharedReceiveEvent, bound to the first thread that yields it (another thread yielding it
+// is faulted).
+//
+// A receiver (SharedReceiveEvent<T>.Receive, on its worker):
+//   1. Take (TryTake: a dequeue). A message is there: go on. None, and the mailbox is at its end (IsDrained): the
+//      receive gets the end.
+//   2. Join the receivers' WaiterQueue (a full fence).
+//   3. Look (IsEmpty, IsDrained) without taking. Empty and not at the end, or the withdrawal loses (a sender has
+//      already woken it): parked. Otherwise withdraw and go back to step 1.
+//   4. Woken (Resume): back to step 1. A receiver that was running may have taken the message; then it waits again.
+// It only looks after queuing itself, and withdraws before taking, because from the moment it is queued a sender may
+// wake it and another worker run it. A receiver woken for a message that gives up before it takes it (disposed, or a
+// choice's losing branch) passes the wake-up on to the next receiver. TryRecv is step 1 alone, from any thread: the
+// protocol already lets a running receiver take the message a parked one was woken for, and a take's release of room
+// wakes senders from any OS thread.
+// A sender (TryAdd, Enqueue): takes one unit of room with a compare-and-swap that never takes the count below zero (a
+// decrement undone after the fact would hide room for a moment, and a receiver giving room back in that moment would
+// release nobody); enqueues (an interlocked operation, so a full fence); then reads the receiver count and, if any
+// wait, wakes one, alongside: the sender goes on running. A take gives its room back with an interlocked increment,
+// then releases waiting senders as a bounded Mailbox<T>'s take does (BoundedSends). An unbounded mailbox counts its
+// room too, from 2^61, so that the count can carry the completed mark.
+// So a send costs two interlocked operations (the room and the enqueue), and a lock and a compare-and-swap when it
+// wakes a receiver, and a take two (the dequeue and the room), against one for a Mailbox<T> send: the price of letting
+// whichever consumer is free take the next message. (Before completion, an unbounded shared mailbox did not count its
+// room, and its send and take paid one each: work sharing through one took 18 instead of 31 ns per message on one
+// worker; docs/waiting.md, "Costs and targets".)
+//
+// Completion. A ConcurrentQueue<T> cannot be frozen at a position, so the cut is the room count that every send takes
+// before it enqueues:
+//   1. TryComplete records the error with a compare-and-swap (the first completion wins), then sets the Completed mark
+//      in the room count (Interlocked.Or). A send whose compare-and-swap took room before the mark is delivered; one
+//      after it finds the mark and is refused, with nothing enqueued.
+//   2. The end is the mark with all the room given back (IsDrained): every message sent before has been taken. The
+//      party that brings the count there wakes every parked receiver: the completion, if nothing was left, or the take
+//      of the last message, after its increment. Waiting senders are released by the completion, and refused.
+//   3. A receive that takes nothing looks at IsDrained: the end. Otherwise it queues (a full fence) and looks once
+//      more, parking only if the mailbox is empty and not at its end: either that look sees the end or the release that
+//      brought the count there sees the receiver.
+// A flag read before and after the enqueue would not do: a sender that read "open", then enqueued after the last
+// receiver had found the queue empty and reported the end, could not tell whether its message would ever be taken.
+
 /// <summary>
 /// A channel that several green threads receive from, each message going to exactly one of them: work sharing, what
 /// actor systems call a balancing pool. Unbounded, or bounded with backpressure as <see cref="Mailbox{T}"/> is.

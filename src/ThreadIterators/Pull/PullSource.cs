@@ -4,6 +4,23 @@ using System.Threading;
 
 namespace ThreadIterators;
 
+// Consumer pull. The source has a request mailbox that its one producer receives from; each Puller owns one buffer of
+// its batch size (two with prefetch) and a reply mailbox that its consumer receives from. A request is a buffer:
+//   1. The consumer yields Next() (NextBatchEvent): it sends the buffer of the batch just read (the first time, every
+//      buffer) to the producer as a request, then receives a batch from its reply mailbox.
+//   2. The producer yields Offer(item) (OfferEvent): with no request being filled, it receives the next one from the
+//      request mailbox (parking if there is none), then writes the item into the buffer and, once the buffer is full,
+//      sends it back.
+//   3. The producer yields Complete() (CompleteEvent): it sends the partly filled batch, then answers each connected
+//      puller's next request with the end (dropping a prefetching puller's second request), parking on the request
+//      mailbox between them, and completes once every connected puller has been told.
+// Both sides send with SendAlongside (they go on running), so a batch costs two mailbox sends and no allocation, and an
+// item costs the producer an event that completes without parking. With prefetch the second buffer is at the producer
+// while the consumer reads the first, so the next batch is usually there when it asks. The events park through the
+// mailboxes' receive events, so the park/wake protocol is the mailbox's (the header of Mailbox.Receiving.cs). Connect
+// counts the puller in (an interlocked increment) before it reads the completing flag, and Complete sets the flag (an
+// interlocked exchange) before the pullers are counted: one of the two sees the other.
+
 /// <summary>
 /// Consumer pull: consumers ask for work in batches, and one producer hands items out only as they are asked for,
 /// so no mailbox ever holds more than the batches asked for. The producer yields <see cref="Offer"/> for each item

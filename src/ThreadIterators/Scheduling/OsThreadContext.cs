@@ -58,7 +58,8 @@ internal sealed class OsThreadContext
     /// A worker keeps the running thread's id, not a reference (<see cref="Worker.RunningId"/>), so this searches the
     /// registry by id (<see cref="ThreadRegistry.Find"/>), unless the thread is the one found last: ids are unique, so
     /// a thread with the running id is the running thread. Nothing in the turn loop keeps a reference for this: even
-    /// a test and a store there, for threads that had read it, showed on the hop (docs/architecture.md).
+    /// a test and a store there, for threads that had read it, showed on the hop (docs/history.md, "Designs measured and
+    /// rejected").
     /// </remarks>
     internal GreenThread? CurrentThread
     {

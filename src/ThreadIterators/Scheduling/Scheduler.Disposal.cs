@@ -5,8 +5,43 @@ using System.Threading.Tasks;
 
 namespace ThreadIterators;
 
-// Disposal: refusing its own workers, stopping them and the watchdog and the timers, then ending every live thread
-// on the disposing thread, so finally blocks run.
+// Disposal: refusing its own workers, stopping them and the watchdog and the timers, then ending every live thread on
+// the disposing thread, so finally blocks run. Dispose, any thread but this scheduler's workers:
+//   1. Refuse a call from one of its own workers (it would wait for itself).
+//   2. Mark the scheduler stopping (an interlocked exchange) and note the disposing OS thread. A later Dispose waits
+//      for the first to finish (a task completed in a finally block at its end), unless it is made on that OS thread,
+//      by a finally block the disposal runs, which would wait for itself; a later DisposeAsync returns that task. Spawn
+//      now throws an ObjectDisposedException naming the scheduler and the thread; a spawn already past its check sees
+//      the mark after registering the thread (step 6 of spawning, in the header of Scheduler.cs).
+//   3. Set every worker's park signal. Each worker finishes the turn it is in (a turn is bounded by the step budget),
+//      sees the mark, and leaves its loop.
+//   4. Join every worker's OS thread and take back its live-count credit; then stop the watchdog (after the workers, so
+//      it never takes a run-next thread from a worker that has stopped) and dispose the timer queue: its pending
+//      entries are forgotten, and no entry fires after this step (the remarks of TimerQueue); a queue first asked for
+//      after this is a disposed one. Then end the waits for room of one-shot sends whose bounded target was full
+//      (StopTimerSends).
+//   5. Take every thread still in the registry that has not ended (parked, sleeping, or ready but not run), newest
+//      first: a thread that joins another was most often spawned after it, and stopping the joiner first takes it off
+//      the target's joiners before the target's end would make it ready. For each, on the disposing thread (StopParked,
+//      in Scheduler.Ending.cs), let its event forget it (WaitingOn.Abandon), then dispose its enumerator, so finally
+//      blocks run, with GreenThread.Current the thread (OsThreadContext.Stopping). An exception from a finally block is
+//      reported through UnobservedFault and becomes the thread's fault; otherwise joiners outside the scheduler see an
+//      OperationCanceledException, or the thread's GreenThreadStoppedException if a stop was pending.
+//   6. Report the faults that were never observed.
+// Dispose(TimeSpan) runs the same disposal on its own thread (DisposeAsync) and waits for it at most the timeout. Steps
+// 3 and 4 wait on turns and step 5 on finally blocks, neither of which can be interrupted, so on a timeout it names the
+// threads not stopped: a snapshot of the registry (threads live, or holding a worker), then the list step 5 took (kept
+// in _beingDisposed for this), less those that have ended.
+// What the events' Abandon does: a receiver parked on a mailbox gives up the mailbox's park mark (Mailbox.Abandon, in
+// Mailbox.TakingBack.cs), so that a green thread of another scheduler can receive from it later; a send that had
+// already taken the mark appends its message as usual, and its wake-up of the ended thread is ignored. Abandon then
+// waits until every park has been matched by a wake-up (_wakes equals _parks): a sender that took the mark but has not
+// yet read the receiver would otherwise wake the newcomer instead of the ended thread (ParkRaceTests forces this
+// through TestHooks.BeforeWakeRead). A sender parked on a put, or a shared mailbox's receiver, that a release had
+// already woken passes the wake-up on; a thread waiting for credits leaves the window's queue, and the credit a release
+// brings to its place goes back to the window; a task, channel or token wait forgets its thread; the pull events
+// abandon the mailbox receive they wait through; a joiner parked on Exited or Ended leaves the joined thread's joiners,
+// so that thread, if disposed after it, makes no ended thread ready.
 public sealed partial class Scheduler
 {
     /// <summary>

@@ -6,8 +6,33 @@ using System.Threading.Tasks;
 
 namespace ThreadIterators;
 
-// The end of a green thread: on its worker when its body ends or faults, or on the disposing thread for a thread
-// still live when the workers stopped; and the live count that WaitForAll and WhenAll wait on.
+// The end of a green thread: on its worker when its body ends or faults, or on the disposing thread for a thread still
+// live when the workers stopped; and the live count that WaitForAll and WhenAll wait on.
+//
+// Failure:
+//   1. An exception from MoveNext ends the thread (Worker.RunTurn). So does a misuse found at a yield (yielding null,
+//      receiving from another thread's mailbox or with another receiver's shared receive event, yielding a Put twice,
+//      joining itself or a thread of another scheduler): the thread is faulted with an InvalidOperationException that
+//      names it and what it did. A stop ends it at its next wait with a GreenThreadStoppedException (the header of
+//      GreenThread.cs).
+//   2. Exit disposes the enumerator, so its finally blocks run; an exception from one becomes the fault if there was
+//      none, and is reported as unobserved at once if there was. The worker then takes the thread out of the live count
+//      (into its credit: the shared count reaches zero only once the worker goes idle, after the end is told), and
+//      GreenThread.Complete ends it: it tells the mailboxes the thread received from, then decides, tells and publishes
+//      the end with the fault captured by ExceptionDispatchInfo (the header of ThreadEnd.cs). A thread that ended
+//      without a fault and with nothing waiting is only marked ended; one that faulted gets its ExitEvent then, if
+//      nothing asked for one before.
+//   3. A green thread joined on Exited resumes into the same exception: its own body ends with it (a C# iterator cannot
+//      catch at a yield, so this is what a throw at the yield would do). Wait(), AsTask() and Exception rethrow or
+//      return the original exception, with its original stack trace. A thread joined on Ended (an EndedEvent: the same
+//      joiners, lock and wake-up, its own Resume) resumes without it and reads Outcome: Faulted, or Canceled for an
+//      OperationCanceledException (the header of ExitEvent.cs).
+//   4. A fault that nothing observes (nothing joined, waited, awaited or read Exception or a faulted Outcome; a Wait
+//      with a timeout that passed before the end observed nothing) gets a FaultSentinel when the end is decided, a
+//      small finalizable object the scheduler tracks weakly (Scheduler.UnobservedFaults.cs). It is reported through
+//      UnobservedFault, as unobserved task exceptions are, when the handle is garbage collected or when the scheduler
+//      is disposed, whichever is first; without a handler, to standard error. Observing the fault later suppresses it.
+//      A stop is no fault: Exit never reports a GreenThreadStoppedException.
 public sealed partial class Scheduler
 {
     /// <summary>Ends a thread on <paramref name="worker"/>: disposes its body (running its <c>finally</c> blocks), publishes the outcome and forgets it.</summary>

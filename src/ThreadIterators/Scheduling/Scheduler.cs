@@ -7,6 +7,32 @@ using System.Threading.Tasks;
 
 namespace ThreadIterators;
 
+// Spawning (Spawn; any thread):
+//   1. Refuse if the scheduler is stopping (an ObjectDisposedException naming it and the thread).
+//   2. Find the caller's own worker, if it is one of this scheduler's (OsThreadContext.Current).
+//   3. Take an id: a worker takes them Worker.IdBlock (1,024) at a time (Worker.NextThreadId); other threads take one
+//      with an interlocked increment. Ids stay unique, and the first thread spawned is 1, but they do not follow spawn
+//      order across workers.
+//   4. Ask the policy for the thread's home (HomeOf), and make the GreenThread, calling the body's GetEnumerator once.
+//   5. Count it live and register it (ThreadRegistry): on a worker, the count comes from the worker's credit
+//      (Worker.LiveCredit.cs) and the thread goes into that worker's log (ThreadLog, no lock: only its worker appends);
+//      off the workers, an interlocked increment, and the outside log under its lock.
+//   6. Look at the stopping flag again: a disposal that began while the enumerator was being made either took the
+//      registry (and disposes this thread too) or did not (then the spawn ends it); either way the spawn throws.
+//   7. Place it: the policy's Spawned (the header of Placement.cs). Work stealing keeps a thread spawned on a worker in
+//      that worker's spawn deque (SpawnDeque): the worker runs its newest spawn before older work, and idle workers
+//      steal the oldest, so a tree of spawns unfolds depth first, a thief taking the root of the largest piece left.
+// The live count is the live threads plus every worker's credit: a worker takes Worker.LiveBatch (64) counts at a time
+// from the shared count and hands them back when it finds nothing to run; an end on a worker gives one count to that
+// worker's credit, and a worker holding more than twice LiveBatch hands a batch back. So the count reaches zero, waking
+// WaitForAll and completing WhenAll, only once the last thread has ended and every worker has gone idle. Off the
+// workers a spawn and an end (a failed spawn, the disposal's) are an interlocked increment and decrement.
+// LiveThreadCount subtracts the credit, reading it on both sides of the count and waiting out credit on its way.
+// What a spawn writes is kept off the other workers' cache lines where it can be: the live count and the id source sit
+// padded in SpawnCounters, clear of the stopping flag every worker reads each turn; a worker's ids come in blocks; and
+// each worker lists its spawns in a log of its own, which an end never writes (ThreadLog). The measurements, against
+// the striped lists the logs replaced: docs/benchmarks.md, Skynet.
+
 /// <summary>
 /// Runs green threads on a fixed number of OS threads (workers). With one worker every green thread runs on the
 /// same OS thread, one at a time, in an order fixed by the program: deterministic coroutines. With more, threads run

@@ -8,6 +8,39 @@ namespace ThreadIterators;
 
 // Finding work and running turns: the worker's loop, the run-next slot (filled by a wake-up on this worker, taken
 // next), the order it looks for a runnable thread in, and one turn of a thread. The owning worker only.
+//
+// The loop (Main; RunDrivenHere in a driven run, whose controller picks every thread), until the scheduler is stopping:
+//   1. Find a thread (FindRunnable), without stealing:
+//      a. On every InjectInterval-th (61st) call, or the next call after the watchdog found threads waiting there
+//         (LookAtInjectedSoon): a batch from the inject queue, then the inbound queue, then the overflow queue.
+//      b. The run-next slot (TakeRunNext: plain loads and stores unless a thief is counted; the handshake is in the
+//         remarks of StealRunNext, Worker.Idle.cs), unless RunNextCap (16) turns in a row have come from it and the
+//         local queue holds a thread: the run-next thread then goes to the back of the local queue.
+//      c. The spawn deque's newest thread, unless SpawnCap (32) turns in a row have come from it and the local queue
+//         holds a thread.
+//      d. The local queue, the spawn deque, the inbound queue, a batch from the inject queue, the overflow queue.
+//   2. Nothing: run the idle protocol (Idle, in Worker.Idle.cs; the steps are in the remarks of IdleWorkers). It
+//      returns a thread it found, or nothing after a wake-up, and the loop looks again.
+//   3. Run a turn (RunTurn):
+//      a. A thread whose body is gone ended while a wake-up was on its way (a send that found its receiver parked as
+//         the scheduler disposed it): skip it.
+//      b. Write the turn count, then the running thread's id (both volatile, for the watchdog), mark where the turn's
+//         sends make it long (LongTurnSends on), and call the policy's TurnStarting (Placement.cs).
+//      c. If the thread waits on an event, Resume it. A thread stopped before its first turn (the only turn with
+//         nothing to resume from) ends here, its body never started.
+//      d. While the outcome is Continue: step the body (MoveNext). At its end, the thread exits (Scheduler.Exit). A
+//         null yield throws. On the budget's last step (StepBudget, 64; 1 in a driven run), a stopped thread ends at
+//         this yield; any other sets WaitingOn to DeferredParkEvent and gives up its turn (GiveUpTurn, the policy's
+//         Yielded), to park on the yielded event at the start of its next turn. Otherwise set WaitingOn to the yielded
+//         event (before the park: once parked, the thread may resume on another worker, which reads it), hand the
+//         policy a weighed step if it asked for one (Weighed), and call the event's Park.
+//      e. Parked ends the turn, after one look for a stop (the header of GreenThread.cs). Faulted, or an exception from
+//         the body or an event, ends the thread with that fault (the header of Scheduler.Ending.cs).
+// Sends made during a turn are counted (CountSend): the LongTurnSends-th (256th) moves the run-next thread to the local
+// queue, and PushRunNext queues later wake-ups there too, so a thread flooding a mailbox without yielding does not keep
+// the receiver it woke from an idle worker. A turn is bounded by the step budget, so a worker sees the stopping flag
+// between turns. A turn that neither sends much nor ends (a body that computes, spins or blocks its OS thread right
+// after a wake-up) is the watchdog's (Watchdog.cs).
 internal sealed partial class Worker
 {
     /// <summary>

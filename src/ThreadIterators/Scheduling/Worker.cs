@@ -198,7 +198,7 @@ internal sealed partial class Worker
     /// <summary>Gets the id of the green thread this worker is running, or 0.</summary>
     /// <remarks>
     /// An id rather than a reference: a reference store at the start of every turn passes a GC write barrier, which
-    /// made ThreadRing 3 to 5% slower per hop (docs/architecture.md, "Designs measured and rejected").
+    /// made ThreadRing 3 to 5% slower per hop (docs/history.md, "Designs measured and rejected").
     /// </remarks>
     internal long RunningId => Volatile.Read(ref _runningId);
 
@@ -276,7 +276,7 @@ internal sealed partial class Worker
         Queue.Push(thread, this);
         if (_steals)
         {
-            // Store-load fence: the push must be visible before the idle count is read (see docs/architecture.md, park/wake protocol).
+            // Store-load fence: the push must be visible before the idle count is read (the waker's steps, IdleWorkers).
             Interlocked.MemoryBarrier();
             Scheduler.WakeIdleWorker();
         }

@@ -5,7 +5,33 @@ using System.Threading;
 namespace ThreadIterators.Supervision;
 
 // The supervisor's thread: one loop over its children's ends, its commands and its shutdown token. Everything that
-// waits (a shutdown, a removal, the children a restart takes) is here; the bookkeeping is in SupervisorRun.
+// waits (a shutdown, a removal, the children a restart takes) is here; the bookkeeping is in SupervisorRun. A
+// supervisor is an ordinary green thread built from the library's pieces: a watch per child into one mailbox of
+// ThreadExits, a mailbox of commands, a Choice over the two and the run's cancellation token, and SendAfter for
+// backoffs. Each run is a new SupervisorRun, the state of that run only.
+//   1. Start. The initial specs are started in order in the thread's first turn: each factory is called on the
+//      supervisor's thread (a factory that throws gives a body that throws, so its failure is a crash like any other),
+//      and the body is spawned and watched. A dictionary from thread to child finds the child an exit message is about.
+//   2. A child's end. A thread no longer in the dictionary (a child shut down or removed on purpose) is stale, and its
+//      message ignored. The restart type decides (a temporary child is dropped; a transient one that ended normally
+//      stays ended); then the intensity check: the restarts' timestamps, in the scheduler's TimeProvider, less those a
+//      period old or more, and a restart that would make them more than MaxRestarts is refused: every child is shut
+//      down, in reverse start order, and the supervisor gives up, ending faulted. Otherwise the strategy gives the
+//      group: its other running children are shut down in reverse start order, then the group is started in start
+//      order, at once, or, with a backoff, when a SendAfter wake-up finds the restart due.
+//   3. Shutdown of one child (a restart's group, a removal, the run's token, a give-up): cancel its token and wait for
+//      its end (Ended, with its grace as the timeout), then Stop it and wait for its finally blocks. Only then is the
+//      child forgotten, so a supervisor stopped meanwhile still stops it. One child at a time, in reverse start order;
+//      a child supervisor's infinite grace makes the shutdown depth first.
+//   4. Its own end. The finally block ends the run (commands still waiting fail with an exception naming the
+//      supervisor), cancels the backoff timers still pending, and, if the thread ends without having shut its children
+//      down (a stop, a fault), stops every running child without waiting. The run also watches its own thread with a
+//      watch that observes nothing (IUnobservingTarget), so a run whose body never started is ended too, and the
+//      supervisor's own fault still reaches whoever joins it, or UnobservedFault.
+// A child's watch is claimed under its end's lock before the end decides whether the fault is unobserved, so a
+// supervised crash makes no sentinel; and its message is sent after the end is decided and before joiners see it (the
+// header of ThreadEnd.cs), so a restarted child that binds the mailbox its crashed predecessor left finds that
+// predecessor already ended.
 public sealed partial class Supervisor
 {
     /// <summary>Begins a run, unless one is running.</summary>

@@ -7,9 +7,26 @@ namespace ThreadIterators;
 /// makes it ready.
 /// </summary>
 /// <remarks>
+/// <para>
 /// Claimed by the worker parking a thread on the sleep (<see cref="TryClaim"/>); fired on the timer queue's firing
 /// thread; released by the disposing thread (<see cref="Release"/>); cancelled by a stop (<see cref="TryInterrupt"/>,
 /// any thread).
+/// </para>
+/// <para>A sleep, step by step:</para>
+/// <list type="number">
+/// <item>The sleep's <c>Park</c> claims its entry for the thread with a compare-and-swap; a second thread sleeping on
+/// the same event object at once gets a fresh entry, linked behind the first for good (<see cref="Next"/>).</item>
+/// <item>It schedules the entry the sleep's duration from the park, which is the yield, or the start of the next turn
+/// when the step budget ran out at the yield (a deferred park).</item>
+/// <item><see cref="Fire"/> clears the claim, then makes the thread ready (<c>Scheduler.Ready</c>: from outside the
+/// workers, the inject queue); once ready, the thread may yield the same sleep again at once, on another worker.</item>
+/// <item>A disposal drops the claim (<see cref="Release"/>); a stop cancels the entry under the queue's lock, then drops
+/// it (<see cref="TryInterrupt"/>).</item>
+/// </list>
+/// <para>
+/// A sleep of zero gives up the turn instead, as <c>Event.Yield</c> does. A sleep that is a branch of a choice, or the
+/// deadline of a timed event, uses the branch's lazy entry instead of this one (<see cref="TimeBranchTimer"/>).
+/// </para>
 /// </remarks>
 internal sealed class SleepTimer : TimerEntry
 {

@@ -11,8 +11,25 @@ namespace ThreadIterators;
 /// </summary>
 /// <remarks>
 /// <para>
-/// Armed by the worker running the choice's thread (<see cref="Arm"/>); fired on the timer queue's firing thread.
-/// Why laziness is sound: the branch's event is fixed, so its duration is, and the clock only moves forward; every
+/// Armed by the worker running the choice's thread (<see cref="Arm"/>); fired on the timer queue's firing thread. A
+/// time branch is looked at after the choice's other branches, so a deadline already passed never wins over a
+/// message already there. The steps:
+/// </para>
+/// <list type="number">
+/// <item>Arm, as the branch enlists: write the wait's deadline, then its generation with an interlocked exchange (a
+/// full fence), then read whether the entry is pending; if not, schedule it for the deadline. A wait that goes on from
+/// the same yield (its chosen branch lost what it was woken for) keeps the deadline a wait of that yield armed, so a
+/// timeout bounds the whole wait of one yield; only if one did (<see cref="ArmedGeneration"/> against
+/// <see cref="Choice.FirstWaitOfYield"/>): a look that finds a branch ready after all stops enlisting before the time
+/// branch, which comes last, so the entry may still hold an earlier yield's long-past deadline.</item>
+/// <item>Withdrawal does nothing: the entry stays where it is, for the next wait.</item>
+/// <item>Fire, after the queue marked the entry not pending: a full fence, then read the generation and the deadline.
+/// If that wait is over (<see cref="Choice.IsWaiting"/> false), stop, leaving the entry unscheduled. If its deadline is
+/// still ahead (a later wait armed it), schedule the entry for it. Otherwise fire the branch for that generation.</item>
+/// </list>
+/// <para>
+/// By the fences of steps 1 and 3, either the arming thread sees the entry pending and its fire sees the new
+/// generation, or it sees it not pending and schedules it. Why laziness is sound: the branch's event is fixed, so its duration is, and the clock only moves forward; every
 /// deadline armed is therefore at least every earlier one. An entry still pending was scheduled for an earlier wait's
 /// deadline or this one's, so it fires no later than this wait's deadline, and <see cref="Fire"/> then looks at the
 /// wait armed at that moment: it fires the branch if that wait's deadline has passed, moves the entry to it if not,
@@ -21,7 +38,9 @@ namespace ThreadIterators;
 /// </para>
 /// <para>
 /// The price: the entry outlives the wait by up to one duration, keeping the choice reachable from the queue until
-/// then, and the queue wakes once for it. Only one entry per time branch exists, however many waits there are.
+/// then, and the queue wakes once for it. Only one entry per time branch exists, however many waits there are. Per
+/// wait: a clock read and an interlocked exchange, and no timer-queue operation unless the entry fired since the last
+/// wait.
 /// </para>
 /// </remarks>
 internal sealed class TimeBranchTimer : TimerEntry

@@ -12,19 +12,50 @@ namespace ThreadIterators;
 /// </summary>
 /// <remarks>
 /// <para>
-/// <see cref="_state"/> says which wait is on: its generation (shifted left by one), with <see cref="Expired"/> set
-/// once its deadline has passed; 0 while none is. The worker running the thread publishes a wait (a write before the
-/// park's swap) and clears it on resume; the firing thread sets <see cref="Expired"/> with a compare-and-swap, so
-/// only for the wait it looked at. Then the receiver's park mark decides, as between a sender and a stop: the timer
-/// takes it if it is set; if it is not set yet (the receiver is between publishing and parking), the parker finds
-/// <see cref="Expired"/> right after its park (the two swaps are a Dekker pair) and takes its own mark back. A mark
-/// taken counts as this wait's only if the wait is still the expired one afterwards; one of a later wait is put back.
-/// A message that arrives by the time the thread resumes wins over the deadline, as it would in a choice's look.
+/// As a choice of the receive and a sleep, <c>WithTimeout</c> cost three times a plain receive per message: two looks,
+/// a generation, two registrations, the choice's fire and two withdrawals, and a 25 ns clock read. This parks as a
+/// plain receive does, with no chooser, so a sender wakes it exactly as it wakes a plain receive. <see cref="_state"/>
+/// says which wait is on: its generation shifted left by one, with <see cref="Expired"/> set once its deadline has
+/// passed; 0 while none is. The steps (the receiver's side is <c>Mailbox.TakeOrParkTimed</c> and <c>FinishTimed</c>):
+/// </para>
+/// <list type="number">
+/// <item>Park, on the receiver's worker: take a message, or the end, if there is one. Otherwise (a zero timeout times
+/// out at once) write the deadline, then the state (plain writes; one deadline per yield, however often the park is
+/// retried), then park with the plain mark's swap.</item>
+/// <item>Right after a successful park swap (a full fence), read the state. If it is this wait's, expired, a fire came
+/// before the mark was set and could not take it: take it back with a stop's take (step 4), and if that succeeds the
+/// thread is this worker's again and finishes at once (step 5). Otherwise, if the entry is not pending, schedule it
+/// for the deadline (<see cref="ScheduleIfIdle"/>). The thread may already run elsewhere and arm a later wait: a second
+/// schedule only moves the entry to an earlier deadline, which makes it look once more.</item>
+/// <item>Fire, on the timer queue's firer, after it marked the entry not pending (a full fence): read the state. No
+/// wait, or one already expired: stop, leaving the entry unscheduled (a later wait's step 2 schedules it). The deadline
+/// still ahead (a later wait's): schedule for it. Otherwise swap the state to expired (failing if the wait ended
+/// meanwhile), and take the mark (step 4); if that takes it, make the thread ready.</item>
+/// <item>The take is a stop's (<c>Mailbox.TryInterruptReceive</c>): swap the park mark off as a sender would. The mark
+/// counts as this wait's only if the state is still the expired one afterwards: a later wait publishes its state
+/// before its own park swap, so a mark of a later wait implies a later state, visible after the take. A mark that is
+/// not this wait's goes back; if a sender came while it was held (and woke nobody, finding no mark), the take wakes
+/// the receiver as that sender would have.</item>
+/// <item>Resume, or step 2's take: clear the state; take a message if one is there (a message that came by now wins
+/// over the deadline, as in a choice's look), or the end; else the wait timed out if the state was expired, and
+/// anything else is a runtime bug (a receiver woken with nothing), reported as a plain receive reports it.</item>
+/// </list>
+/// <para>
+/// Steps 1-2 and 3 are a Dekker pair (the state written, then the park swap, then the state read; against the state's
+/// swap, then the mark's): either the fire finds the mark, or the parker finds <see cref="Expired"/>. A stop takes the
+/// mark as a sender does, and <see cref="CompleteInterrupt"/> clears the state, so a later fire finds no wait.
+/// <c>TimedReceiveRaceTests</c> forces a fire before the park, and a fire that takes the next wait's mark, with and
+/// without a message sent while it holds it (<c>TestHooks.BeforeTimedPark</c>, <c>AfterTimeoutExpired</c>); each
+/// fails without its step.
 /// </para>
 /// <para>
 /// The entry is lazy, as a choice's time branch is (see <see cref="TimeBranchTimer"/>): a wait that ends in time
 /// leaves it pending, and the next wait only moves the deadline it is checked against. Deadlines only grow (one
-/// duration, a clock that only moves forward), so a pending entry fires no later than the current wait's deadline.
+/// duration, a clock that only moves forward), so a pending entry fires no later than the current wait's deadline. The
+/// deadline reads the coarse clock where it can (<see cref="CoarseClock"/>). Against a plain receive, a message that
+/// parks costs the coarse clock, four plain stores, one load after the park, and the resume's load and store: no
+/// interlocked operation on the hop; while messages flow the entry fires once per timeout length, to find a later wait
+/// and move to its deadline.
 /// </para>
 /// </remarks>
 /// <typeparam name="T">The type of the mailbox's messages.</typeparam>

@@ -4,8 +4,30 @@ using System.Threading;
 
 namespace ThreadIterators;
 
-// Firing: the queue's own OS thread (system clock) or one provider timer (any other clock) fires due entries in
-// batches taken under the lock and fired outside it, one firer at a time.
+// Firing: the queue's own OS thread (system clock) or one provider timer (any other clock) fires due entries in batches
+// taken under the lock and fired outside it, one firer at a time (FireDue): under the lock it takes up to MaxBatch
+// entries whose deadline is at most the clock (TakeDue, earliest first, marking each not pending), calls their Fire
+// outside the lock, and repeats until none is due. All of a scheduler's time comes from its TimeProvider (deadlines are
+// rounded up in its units, so nothing fires early); what measures the machine rather than program time stays on
+// Stopwatch: the watchdog's turn lengths, the idle workers' spinning, WaitForAll's timeout.
+//   1. With TimeProvider.System the firer is the queue's own OS thread (Run), started by the first schedule; not
+//      TimeProvider.CreateTimer, whose callbacks run on the thread pool, which blocking calls in user code can starve,
+//      making every sleep as late. It waits on the lock's monitor until the earliest deadline (rounded up to whole
+//      milliseconds), without a timeout while nothing is pending. A schedule pulses it only when its deadline is
+//      earlier than the time the thread will look anyway (_threadLooksBy, WakeThreadFor); a cancelled head leaves the
+//      thread's wait as it is, and it finds nothing due then. So scheduling and cancelling timeouts an hour out never
+//      wakes it.
+//   2. With any other provider the firer is the callback of one provider timer (OnTimer), armed (Arm: ITimer.Change,
+//      under a second lock, _armLock) for the earliest deadline. _armedFor says when a callback is owed; a schedule
+//      arms only for an earlier deadline, a cancel never re-arms, and each callback fires what is due, then arms for
+//      the next deadline. A fake provider's Advance thus fires what it passes on the advancing thread, before it
+//      returns. Two cases need care. A provider may call back from inside Change (FakeTimeProvider does for a deadline
+//      already reached): a schedule must never fire on its caller's thread, which may hold its own caller's lock, so
+//      that callback goes to the thread pool, and the arming also arms one provider tick out. And a callback that finds
+//      another thread firing returns without arming: that firer arms when done.
+//   3. Due times passed to Change are relative to the provider's clock when it runs, so a fake clock advanced by
+//      another thread in the middle of an arming fires that arming late by the advance (never early). Tests therefore
+//      wait for the green threads to park and the queue to settle (Probe.TimersSettled) before they advance.
 internal sealed partial class TimerQueue
 {
     /// <summary>Under the lock, with the system clock: starts the queue's thread, or pulses it if it would look too late for <paramref name="deadline"/>.</summary>

@@ -21,6 +21,11 @@ namespace ThreadIterators;
 /// thread queues again, the ticket has changed and the late withdrawal fails, as it must, instead of cancelling the new
 /// wait and leaving the thread parked with nobody to wake it.
 /// </para>
+/// <para>
+/// Any thread: the waiter's own side (its worker, OS thread or async operation), its queue's releases, under the
+/// queue's lock, and a stop race on <see cref="State"/>, with compare-and-swaps; <see cref="Queued"/>,
+/// <see cref="Branch"/> and <see cref="BranchGeneration"/> are under the queue's lock.
+/// </para>
 /// </remarks>
 internal sealed class Waiter
 {
