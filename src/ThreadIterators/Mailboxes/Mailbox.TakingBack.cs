@@ -3,7 +3,8 @@ using System.Threading;
 
 namespace ThreadIterators;
 
-// Taking a receiver's wait back: a stop or an expired timeout takes the park mark, and a disposal abandons the wait. Any thread, against the senders that would wake the receiver.
+// Taking a receiver's wait back: a stop or an expired timeout takes the park mark, and a disposal abandons the wait.
+// Any thread, against the senders that would wake the receiver.
 public sealed partial class Mailbox<T>
 {
     /// <summary>
