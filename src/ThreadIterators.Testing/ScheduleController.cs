@@ -245,8 +245,15 @@ internal sealed class ScheduleController : IRunController
             }
         }
 
-        var from = _resumedFrom is null ? "starts" : advanced ? $"{_resumedFrom.TraceText}{_resumedFrom.TraceResult()}" : $"parks on {_resumedFrom.TraceText}";
-        var to = thread.IsCompleted ? ", then ends" : advanced ? $", then yields {thread.Body?.Current?.TraceText}" : string.Empty;
+        // Each event in the words it gives a trace (WaitDescription.ForTrace), and what a wait that completed gave.
+        var from = "starts";
+        if (_resumedFrom is not null)
+        {
+            var resumed = WaitDescription.Traced(_resumedFrom, completed: advanced);
+            from = advanced ? $"{resumed.TraceText}{resumed.Result}" : $"parks on {resumed.TraceText}";
+        }
+
+        var to = thread.IsCompleted ? ", then ends" : advanced ? $", then yields {(thread.Body?.Current is { } next ? WaitDescription.TraceOf(next) : null)}" : string.Empty;
         Record($"{_steps}. {thread}: {from}{to}");
         if (advanced && !thread.IsCompleted && thread.Body?.Current is YieldEvent)
         {
