@@ -6,6 +6,39 @@ using System.Threading;
 
 namespace ThreadIterators.Testing;
 
+// An explored run, step by step. Exploration gives its scheduler this controller through SchedulerOptions.Controller
+// (the core's IRunController seam): the scheduler then has one worker whose OS thread never starts, no watchdog, the
+// ControlledPolicy, which sends every thread made ready (spawned, woken from any OS thread, yielded) here, and the
+// run's VirtualClock as its TimeProvider. The exploring thread runs the worker itself (Worker.RunDrivenHere, a loop of
+// its own; the ordinary one is untouched), with no synchronization context, as a worker's OS thread has none, so that a
+// task the run completes wakes its thread inside the run.
+//   1. Next asks the strategy for the next step: a thread of the ready set; or, under OutsideWork.Anytime, the
+//      completion of one of the threads parked on outside work (TakeOutside, step 4's wait); or firing the earliest
+//      timer, which moves the virtual time to it.
+//   2. The worker runs one turn of the thread with a step budget of 1, so the thread stops at its next yield with the
+//      event deferred (DeferredParkEvent), and parks on it only when its next turn starts: every yield is a decision. A
+//      Choice with two or more rotating branches asks ChooseBranch which to look at first (one read of
+//      Scheduler.Controller per such wait, null outside driven runs).
+//   3. TurnEnded records the step as words, folded into an FNV-1a hash, so that a replay can be compared with the run
+//      it repeats; the words come from each event's DescribeWait asked ForTrace (WaitDescription), which for task and
+//      token events leaves out what other OS threads change, so the hash does not depend on the thread pool's timing.
+//      Under Anytime it also keeps a thread that parked on outside work (a task, a token, a channel, or a choice with
+//      such a branch) for step 1.
+//   4. A wake-up from another OS thread is held apart (Ready with fromOutside), not added to the ready set. With
+//      nothing ready and no timer armed (WaitOutside), the run ends if no thread is live; otherwise the strategy picks
+//      one of the threads that outside work can wake (the wait-for graph's EndsFromOutside, and any held), and the run
+//      waits in real time for that one's wake-up alone, whatever else completes first (TakeOutside, at most
+//      OutsideWaitTimeout); with none, it is a deadlock, reported with the wait-for graph.
+//   5. Declared outside work (OutsideWork other than Undeclared, SeedsOutsideWork): a task, token or channel event
+//      parks even on work already complete (a completed task registers its continuation, a canceled token's callback is
+//      queued to the pool, a channel event waits before it reads or writes), so its completion always comes back as a
+//      wake-up from outside; and a ChoiceTicket fired from another OS thread is handed here (HoldFire) and fired on the
+//      exploring thread when the strategy takes its thread, or dropped if its wait is over by then. Undeclared,
+//      reaching step 4 with a thread waiting on outside work fails the run (UndeclaredOutsideWork), and so does a
+//      wake-up from another OS thread out of a wait the run could have ended itself (a mailbox receive).
+//   6. The run ends when no thread is live, at the first failure, or past MaxSteps. Faults that nothing observed are
+//      reported by the scheduler's disposal at the end of the run, and fail it.
+
 /// <summary>
 /// Runs one explored run's scheduling: the ready set, the strategy's pick of each step, the virtual clock's firings,
 /// the bounds, and the end of the run (every thread ended, a fault, a deadlock, the step bound). The scheduler it
@@ -245,8 +278,15 @@ internal sealed class ScheduleController : IRunController
             }
         }
 
-        var from = _resumedFrom is null ? "starts" : advanced ? $"{_resumedFrom.TraceText}{_resumedFrom.TraceResult()}" : $"parks on {_resumedFrom.TraceText}";
-        var to = thread.IsCompleted ? ", then ends" : advanced ? $", then yields {thread.Body?.Current?.TraceText}" : string.Empty;
+        // Each event in the words it gives a trace (WaitDescription.ForTrace), and what a wait that completed gave.
+        var from = "starts";
+        if (_resumedFrom is not null)
+        {
+            var resumed = WaitDescription.Traced(_resumedFrom, completed: advanced);
+            from = advanced ? $"{resumed.TraceText}{resumed.Result}" : $"parks on {resumed.TraceText}";
+        }
+
+        var to = thread.IsCompleted ? ", then ends" : advanced ? $", then yields {(thread.Body?.Current is { } next ? WaitDescription.TraceOf(next) : null)}" : string.Empty;
         Record($"{_steps}. {thread}: {from}{to}");
         if (advanced && !thread.IsCompleted && thread.Body?.Current is YieldEvent)
         {

@@ -53,7 +53,7 @@ namespace ThreadIterators;
 /// </remarks>
 /// <typeparam name="T">The type of the channel's items.</typeparam>
 [DebuggerDisplay("{ToString(),nq}")]
-public sealed class ChannelReadEvent<T> : Event
+public sealed class ChannelReadEvent<T> : Event, IChoosable
 {
     /// <summary>The channel's reading half.</summary>
     private readonly ChannelReader<T> _reader;
@@ -110,7 +110,14 @@ public sealed class ChannelReadEvent<T> : Event
     /// <inheritdoc/>
     public override string ToString() => $"ChannelReadEvent<{TypeNames.Of<T>()}> ({_outcome switch { ItemRead => "item read", ChannelCompleted => "channel completed", _ => "nothing read yet" }})";
 
-    internal override void DescribeWait(WaitDescription into) => into.Say($"an item from a channel reader, outside the scheduler ({ToString()})").Outside = true;
+    internal override void DescribeWait(WaitDescription into)
+    {
+        // In a trace, its name.
+        if (!into.ForTrace)
+        {
+            into.Say($"an item from a channel reader, outside the scheduler ({ToString()})").Outside = true;
+        }
+    }
 
     internal override EventOutcome Park(GreenThread thread, Worker worker)
     {
@@ -126,21 +133,18 @@ public sealed class ChannelReadEvent<T> : Event
 
     internal override void CompleteInterrupt(GreenThread thread) => _wait.CompleteInterrupt(thread);
 
-    /// <inheritdoc/>
-    internal override string? NotChoosableBecause => null;
-
-    internal override EventOutcome TryCompleteNow(GreenThread thread)
+    EventOutcome IChoosable.TryCompleteNow(GreenThread thread)
     {
         _wait.Bind(thread, this);
         return _wait.TryCompleteNow(new ChannelReadSide<T>(this), thread, tryFirst: !thread.Scheduler.SeedsOutsideWork);
     }
 
-    internal override bool Enlist(GreenThread thread, ChoiceBranch branch, long generation) => _wait.Enlist(new ChannelReadSide<T>(this), thread, branch, generation);
+    bool IChoosable.Enlist(GreenThread thread, ChoiceBranch branch, long generation) => _wait.Enlist(new ChannelReadSide<T>(this), thread, branch, generation);
 
     // A read that loses takes no item.
-    internal override void Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen) => _wait.Withdraw(thread, branch, chosen);
+    void IChoosable.Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen) => _wait.Withdraw(thread, branch, chosen);
 
-    internal override EventOutcome CompleteChosen(GreenThread thread) => _wait.CompleteChosen(new ChannelReadSide<T>(this), thread);
+    EventOutcome IChoosable.CompleteChosen(GreenThread thread) => _wait.CompleteChosen(new ChannelReadSide<T>(this), thread);
 
     /// <summary>Reads an item if the channel has one, for the body to read. The bound thread.</summary>
     internal bool TryRead()

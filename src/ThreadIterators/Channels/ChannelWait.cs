@@ -117,17 +117,17 @@ internal struct ChannelWait
             Arm(side.WaitAsync());
         }
 
-        return _task!.Enlist(thread, branch, generation);
+        return ((IChoosable)_task!).Enlist(thread, branch, generation);
     }
 
     /// <summary>Withdraws a choice's branch: the wait lingers if it lost (or its registration is forgotten if chosen); nothing was read or written.</summary>
-    internal readonly void Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen) => _task!.Withdraw(thread, branch, chosen);
+    internal readonly void Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen) => ((IChoosable)_task!).Withdraw(thread, branch, chosen);
 
     /// <summary>Reads the outcome of the chosen branch's wait, then tries once: taken first by another, the choice waits again.</summary>
     internal EventOutcome CompleteChosen<TSide>(TSide side, GreenThread thread)
         where TSide : struct, IChannelSide
     {
-        var outcome = _task!.CompleteChosen(thread);
+        var outcome = ((IChoosable)_task!).CompleteChosen(thread);
         if (outcome != EventOutcome.Continue)
         {
             return outcome;
@@ -184,7 +184,7 @@ internal struct ChannelWait
             EventOutcome outcome;
             if (worker is null)
             {
-                outcome = _task!.TryCompleteNow(thread);
+                outcome = ((IChoosable)_task!).TryCompleteNow(thread);
             }
             else
             {

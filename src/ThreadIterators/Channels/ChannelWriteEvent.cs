@@ -53,7 +53,7 @@ namespace ThreadIterators;
 /// </remarks>
 /// <typeparam name="T">The type of the channel's items.</typeparam>
 [DebuggerDisplay("{ToString(),nq}")]
-public sealed class ChannelWriteEvent<T> : Event
+public sealed class ChannelWriteEvent<T> : Event, IChoosable
 {
     /// <summary>In <see cref="_outcome"/>: not armed since the last outcome, or never armed.</summary>
     private const int Unarmed = 0;
@@ -137,7 +137,14 @@ public sealed class ChannelWriteEvent<T> : Event
     /// <inheritdoc/>
     public override string ToString() => $"ChannelWriteEvent<{TypeNames.Of<T>()}> ({_outcome switch { Armed => "armed", Waiting => "waiting for room", Written => "written", Refused => "channel completed, not written", _ => "unarmed" }})";
 
-    internal override void DescribeWait(WaitDescription into) => into.Say($"room in a channel writer, outside the scheduler ({ToString()})").Outside = true;
+    internal override void DescribeWait(WaitDescription into)
+    {
+        // In a trace, its name.
+        if (!into.ForTrace)
+        {
+            into.Say($"room in a channel writer, outside the scheduler ({ToString()})").Outside = true;
+        }
+    }
 
     internal override EventOutcome Park(GreenThread thread, Worker worker)
     {
@@ -166,22 +173,19 @@ public sealed class ChannelWriteEvent<T> : Event
         _outcome = Unarmed;
     }
 
-    /// <inheritdoc/>
-    internal override string? NotChoosableBecause => null;
-
-    internal override EventOutcome TryCompleteNow(GreenThread thread)
+    EventOutcome IChoosable.TryCompleteNow(GreenThread thread)
     {
         _wait.Bind(thread, this);
         CheckArmed(thread);
         return _wait.TryCompleteNow(new ChannelWriteSide<T>(this), thread, tryFirst: !thread.Scheduler.SeedsOutsideWork);
     }
 
-    internal override bool Enlist(GreenThread thread, ChoiceBranch branch, long generation) => _wait.Enlist(new ChannelWriteSide<T>(this), thread, branch, generation);
+    bool IChoosable.Enlist(GreenThread thread, ChoiceBranch branch, long generation) => _wait.Enlist(new ChannelWriteSide<T>(this), thread, branch, generation);
 
     // A write that loses writes nothing; the same item is offered at the next wait.
-    internal override void Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen) => _wait.Withdraw(thread, branch, chosen);
+    void IChoosable.Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen) => _wait.Withdraw(thread, branch, chosen);
 
-    internal override EventOutcome CompleteChosen(GreenThread thread) => _wait.CompleteChosen(new ChannelWriteSide<T>(this), thread);
+    EventOutcome IChoosable.CompleteChosen(GreenThread thread) => _wait.CompleteChosen(new ChannelWriteSide<T>(this), thread);
 
     /// <summary>Writes the armed item if the channel has room. The bound thread.</summary>
     internal bool TryWrite()

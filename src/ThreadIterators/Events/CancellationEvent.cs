@@ -13,7 +13,7 @@ namespace ThreadIterators;
 /// <see cref="_waiter"/>: the token's callback (any OS thread, inside <c>Cancel</c>), a stop or a disposal (any thread),
 /// and a choice's withdrawal (the thread's worker); an exchange or a compare-and-swap decides, so exactly one does.
 /// </remarks>
-internal sealed class CancellationEvent : Event
+internal sealed class CancellationEvent : Event, IChoosable
 {
     /// <summary>Left in <see cref="_waiter"/> by the callback: the token has been canceled.</summary>
     private static readonly object s_canceled = new();
@@ -40,16 +40,21 @@ internal sealed class CancellationEvent : Event
     internal CancellationEvent(CancellationToken token) => _token = token;
 
     /// <inheritdoc/>
-    internal override string? NotChoosableBecause => null;
-
-    /// <inheritdoc/>
     public override string ToString() => _token.IsCancellationRequested
         ? "Event.WhenCanceled(a canceled token)"
         : _token.CanBeCanceled ? "Event.WhenCanceled(token)" : "Event.WhenCanceled(a token that is never canceled)";
 
-    internal override string TraceText => _token.CanBeCanceled ? "Event.WhenCanceled(token)" : "Event.WhenCanceled(a token that is never canceled)";
+    // In a trace, whether the token can be canceled, never whether it is: that changes on another OS thread.
+    internal override void DescribeWait(WaitDescription into)
+    {
+        if (into.ForTrace)
+        {
+            into.Trace(_token.CanBeCanceled ? "Event.WhenCanceled(token)" : "Event.WhenCanceled(a token that is never canceled)");
+            return;
+        }
 
-    internal override void DescribeWait(WaitDescription into) => into.Say($"a cancellation token to be canceled, outside the scheduler ({this})").Outside = true;
+        into.Say($"a cancellation token to be canceled, outside the scheduler ({this})").Outside = true;
+    }
 
     internal override EventOutcome Park(GreenThread thread, Worker worker)
     {
@@ -64,16 +69,12 @@ internal sealed class CancellationEvent : Event
 
     internal override bool TryInterrupt(GreenThread thread) => TryTakeBack(thread);
 
-    internal override EventOutcome TryCompleteNow(GreenThread thread)
-    {
-        Bind(thread);
-        return _token.IsCancellationRequested && !thread.Scheduler.SeedsOutsideWork ? EventOutcome.Continue : EventOutcome.Parked;
-    }
+    EventOutcome IChoosable.TryCompleteNow(GreenThread thread) => TryCompleteNow(thread);
 
-    internal override bool Enlist(GreenThread thread, ChoiceBranch branch, long generation) =>
+    bool IChoosable.Enlist(GreenThread thread, ChoiceBranch branch, long generation) =>
         Register(new ChoiceTicket(branch, generation), thread.Scheduler.SeedsOutsideWork);
 
-    internal override void Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen)
+    void IChoosable.Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen)
     {
         // Chosen or not, the registration goes. Unregister does not wait for a callback that is running (Dispose would,
         // blocking this worker on the canceling thread): such a callback either finds the ticket gone or took it
@@ -82,6 +83,16 @@ internal sealed class CancellationEvent : Event
         {
             _registration.Unregister();
         }
+    }
+
+    // Completes as the look does.
+    EventOutcome IChoosable.CompleteChosen(GreenThread thread) => TryCompleteNow(thread);
+
+    /// <summary>Completes the wait if the token is canceled already (not in an explored run that seeds outside work: there the callback brings it). The bound thread's worker.</summary>
+    private EventOutcome TryCompleteNow(GreenThread thread)
+    {
+        Bind(thread);
+        return _token.IsCancellationRequested && !thread.Scheduler.SeedsOutsideWork ? EventOutcome.Continue : EventOutcome.Parked;
     }
 
     /// <summary>

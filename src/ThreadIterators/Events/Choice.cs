@@ -8,6 +8,36 @@ using System.Threading;
 
 namespace ThreadIterators;
 
+// What each kind of branch registers when enlisted (the branch protocol's steps are in the header of IChoosable.cs),
+// and how a late waker is kept from reaching a later wait:
+//   - A mailbox receive: the receiver's park mark, as a plain receive, with the branch stored in the mailbox's
+//     _chooser before the mark (Mailbox.EnlistReceive). The sender that takes the mark reads the branch and the
+//     choice's current generation, counts its wake in _wakes, then fires. Withdrawal clears the mark or, if a sender
+//     took it, waits until _wakes has counted it (Abandon's wait), so the sender read the generation before the
+//     choice could move on to a new one. The plain receive's hop pays one field read (_chooser, null) for this on
+//     the wake path. A completion takes the mark as a sender does and fires the branch; the chosen receive then
+//     reports the end.
+//   - A shared mailbox's receive, a put: the waiter queue's ticketed waiter; the branch and generation are written
+//     into the waiter by WaiterQueue.Add and read by the release, both under the queue's lock.
+//   - A channel read or write: the task event's ticket, on the channel's WaitToReadAsync or WaitToWriteAsync; a
+//     losing branch lingers as a task event does (ChannelWait), and reads or writes nothing.
+//   - A join, a task, a credit acquire, a token, an ask: a ChoiceTicket (branch and generation) in the joiner list,
+//     the task's waiter slot, the credit window's watcher list, the token event's waiter slot (its registration is
+//     removed with Unregister, which never waits for a callback running on the canceling thread), or the ask's
+//     waiter slot. Credit watchers reserve nothing: a release fires them all, and each tries TryAcquire in
+//     CompleteChosen.
+//   - The pull events: the park mark of the mailbox they receive from (the source's requests, the puller's replies),
+//     through that mailbox's receive event; what the event does with the message happens in TryCompleteNow and
+//     CompleteChosen.
+//   - Time (Event.Sleep as a branch, and the deadline of WithTimeout, whose TimedEvent is a choice of two except for
+//     a mailbox receive, which TimedReceive times without one): a time branch comes last in every look, so a deadline
+//     already passed never wins over a message already there; enlisting arms the branch's own lazy timer entry, made
+//     by its first wait and kept (the steps are in the remarks of TimeBranchTimer).
+// A choice stops a parked wait itself: TryInterrupt swaps "parked, none chosen" to "stopped" (127 in the chosen bits,
+// above any branch), so every later fire finds the wait decided. In a driven run that seeds outside work, a ticket
+// fired from another OS thread is handed to the run's controller and fired on the driving thread when its strategy
+// takes the thread (ChoiceTicket.Fire, IRunController.HoldFire).
+
 /// <summary>
 /// An event that completes when the first of several events completes, and tells which: Go's <c>select</c>,
 /// Erlang's <c>receive</c> over several patterns, CCR's <c>Arbiter.Choice</c>. After the thread resumes, <see cref="Index"/> is the
@@ -91,6 +121,9 @@ public sealed class Choice : Event
     /// <summary>The branches, as given.</summary>
     private readonly Event[] _branches;
 
+    /// <summary>The same branches as the protocol's participants (<see cref="IChoosable"/>), so each step on one is one interface call.</summary>
+    private readonly IChoosable[] _choosables;
+
     /// <summary>The registration each branch's event fires; one per branch, made here.</summary>
     private readonly ChoiceBranch[] _handles;
 
@@ -136,13 +169,14 @@ public sealed class Choice : Event
         }
 
         _branches = (Event[])branches.Clone();
+        _choosables = new IChoosable[_branches.Length];
         _handles = new ChoiceBranch[_branches.Length];
         _order = new int[_branches.Length];
         var timed = new List<int>();
         for (var i = 0; i < _branches.Length; i++)
         {
             var branch = _branches[i] ?? throw new ArgumentNullException(nameof(branches), $"Branch {i} of the choice is null.");
-            if (branch.NotChoosableBecause is { } reason)
+            if (IChoosable.WhyNot(branch) is { } reason)
             {
                 throw new ArgumentException($"Branch {i} of the choice, {branch}, cannot be a branch: {reason}.", nameof(branches));
             }
@@ -152,8 +186,11 @@ public sealed class Choice : Event
                 throw new ArgumentException($"Branches {first} and {i} of the choice are the same event, {branch}; a choice waits on each event once.", nameof(branches));
             }
 
+            _choosables[i] = (IChoosable)branch;
             _handles[i] = new ChoiceBranch(this, i);
-            if (branch.WaitsForTime)
+
+            // A sleep is the one branch that waits for time: looked at after the others (IChoosable, step 1).
+            if (branch is SleepEvent)
             {
                 timed.Add(i);
             }
@@ -186,9 +223,6 @@ public sealed class Choice : Event
     /// <summary>Gets the generation of the current (or last) wait; for wakers whose registration cannot outlive it.</summary>
     internal long CurrentGeneration => Volatile.Read(ref _generation);
 
-    /// <inheritdoc/>
-    internal override string? NotChoosableBecause => "choices do not nest; list its branches in the outer choice instead";
-
     /// <summary>Gets a value indicating whether wait <paramref name="generation"/> is still on, with no branch chosen yet. Any thread.</summary>
     internal bool IsWaiting(long generation)
     {
@@ -199,11 +233,15 @@ public sealed class Choice : Event
     /// <inheritdoc/>
     public override string ToString() => _wrapper?.ToString() ?? $"Choice({string.Join(", ", (IEnumerable<Event>)_branches)})";
 
-    internal override string TraceText => _wrapper?.TraceText ?? $"Choice({string.Join(", ", _branches.Select(static b => b.TraceText))})";
-
-    // Any branch ends the wait, so the choice waits on every branch's threads.
+    // Any branch ends the wait, so the choice waits on every branch's threads. In a trace, the branches' own words.
     internal override void DescribeWait(WaitDescription into)
     {
+        if (into.ForTrace)
+        {
+            into.Trace(_wrapper is { } wrapper ? WaitDescription.TraceOf(wrapper) : $"Choice({string.Join(", ", _branches.Select(WaitDescription.TraceOf))})");
+            return;
+        }
+
         into.Say("one of: ");
         for (var i = 0; i < _branches.Length; i++)
         {
@@ -280,15 +318,15 @@ public sealed class Choice : Event
 
     internal override void Abandon(GreenThread thread)
     {
-        // Disposed while parked: every registration goes, and a wake-up a branch was given passes on, the chosen
-        // branch's too, since the thread will never use it.
+        // Disposed while parked (step 6 of IChoosable): every registration goes, and a wake-up a branch was given
+        // passes on, the chosen branch's too, since the thread will never use it.
         var enlisted = _enlisted;
         _enlisted = 0;
         while (enlisted != 0)
         {
             var index = BitOperations.TrailingZeroCount(enlisted);
             enlisted &= enlisted - 1;
-            _branches[index].Withdraw(thread, _handles[index], chosen: false);
+            _choosables[index].Withdraw(thread, _handles[index], chosen: false);
         }
     }
 
@@ -316,8 +354,8 @@ public sealed class Choice : Event
     }
 
     /// <summary>
-    /// Looks at every branch, then registers with each and parks; or completes the first that could.
-    /// <paramref name="again"/>: the chosen branch could not complete after all, and this is the same yield waiting on.
+    /// Looks at every branch, then registers with each and parks; or completes the first that could: steps 1 to 4 of
+    /// the branch protocol (<see cref="IChoosable"/>). <paramref name="again"/>: the chosen branch could not complete after all, and this is the same yield waiting on.
     /// </summary>
     private EventOutcome Wait(GreenThread thread, bool again)
     {
@@ -339,7 +377,7 @@ public sealed class Choice : Event
             for (var k = 0; k < _order.Length; k++)
             {
                 var index = OrderAt(start, k);
-                var outcome = _branches[index].TryCompleteNow(thread);
+                var outcome = _choosables[index].TryCompleteNow(thread);
                 if (outcome != EventOutcome.Parked)
                 {
                     Index = index;
@@ -356,7 +394,7 @@ public sealed class Choice : Event
             for (var k = 0; k < _order.Length; k++)
             {
                 var index = OrderAt(start, k);
-                if (!_branches[index].Enlist(thread, _handles[index], generation))
+                if (!_choosables[index].Enlist(thread, _handles[index], generation))
                 {
                     // Could complete after all: choose it, unless a waker chose another first.
                     Fire(generation, index, alongside: false);
@@ -383,7 +421,10 @@ public sealed class Choice : Event
         }
     }
 
-    /// <summary>Withdraws every registration of the wait just chosen and completes the chosen branch; Parked if it could not after all.</summary>
+    /// <summary>
+    /// Withdraws every registration of the wait just chosen and completes the chosen branch; Parked if it could not
+    /// after all. Step 5 of the branch protocol (<see cref="IChoosable"/>).
+    /// </summary>
     private EventOutcome Resolve(GreenThread thread)
     {
         var chosen = (int)(Volatile.Read(ref _state) & ChosenMask) - 1;
@@ -394,10 +435,10 @@ public sealed class Choice : Event
         {
             var index = BitOperations.TrailingZeroCount(enlisted);
             enlisted &= enlisted - 1;
-            _branches[index].Withdraw(thread, _handles[index], chosen: index == chosen);
+            _choosables[index].Withdraw(thread, _handles[index], chosen: index == chosen);
         }
 
-        var outcome = _branches[chosen].CompleteChosen(thread);
+        var outcome = _choosables[chosen].CompleteChosen(thread);
         if (outcome != EventOutcome.Parked)
         {
             Index = chosen;

@@ -257,6 +257,11 @@ public abstract class Event
     /// </example>
     public static Event WhenCanceled(CancellationToken cancellationToken) => new CancellationEvent(cancellationToken);
 
+    // The hooks every event knows: the wait (Park, Resume, Abandon), a stop from outside (TryInterrupt,
+    // CompleteInterrupt) and the wait-for graph and traces (DescribeWait). What only some events do is an interface
+    // they implement: IChoosable, to be a choice's branch (its header holds the branch protocol's steps), and
+    // ITimedWaitSource, to wait with a timeout without a choice.
+
     /// <summary>
     /// Called on <paramref name="worker"/>, which runs <paramref name="thread"/>, right after the thread yielded this event.
     /// </summary>
@@ -280,50 +285,6 @@ public abstract class Event
     {
     }
 
-    // The branch protocol: how a Choice waits on this event alongside others (docs/architecture.md, "Choice"). Each
-    // kind of event that may be a branch overrides all four; the defaults refuse, and Choice checks
-    // NotChoosableBecause when it is built, so the refusals below are never reached by a body.
-
-    /// <summary>Gets why this event cannot be a branch of a <see cref="Choice"/>, or null if it can.</summary>
-    internal virtual string? NotChoosableBecause => "it is not a wait that can be withdrawn";
-
-    /// <summary>
-    /// Makes the work of <paramref name="event"/>, a <see cref="TimedEvent{TEvent}"/> of this event, if this kind of
-    /// event waits with a timeout more cheaply than a choice of it and a sleep; null otherwise (the default).
-    /// </summary>
-    internal virtual TimedWait? TimedWaitOf(Event @event, TimeSpan timeout) => null;
-
-    /// <summary>Gets a value indicating whether this branch waits for time, which a choice looks at after the others.</summary>
-    internal virtual bool WaitsForTime => false;
-
-    /// <summary>
-    /// Completes the event now if it can, with the effect a <see cref="Park"/> that returned
-    /// <see cref="EventOutcome.Continue"/> would have had (the message taken, the put sent); otherwise does nothing
-    /// and returns <see cref="EventOutcome.Parked"/>. Never parks. The worker running <paramref name="thread"/>.
-    /// </summary>
-    internal virtual EventOutcome TryCompleteNow(GreenThread thread) => throw NotChoosable(thread);
-
-    /// <summary>
-    /// Registers <paramref name="branch"/> to be fired, for wait <paramref name="generation"/>, once the event could
-    /// complete, without taking anything. Returns false, registering nothing, if it could complete now. The worker
-    /// running <paramref name="thread"/>.
-    /// </summary>
-    internal virtual bool Enlist(GreenThread thread, ChoiceBranch branch, long generation) => throw NotChoosable(thread);
-
-    /// <summary>
-    /// Ends a registration made by <see cref="Enlist"/>. For a branch that lost (<paramref name="chosen"/> false) it
-    /// undoes every effect: a wake-up it was given is passed on to the next waiter. Afterwards a late fire of the
-    /// registration can only reach the generation it was made for. The worker running <paramref name="thread"/>, or
-    /// the disposing thread.
-    /// </summary>
-    internal virtual void Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen) => throw NotChoosable(thread);
-
-    /// <summary>
-    /// Completes the event chosen by a choice, as <see cref="TryCompleteNow"/> does; <see cref="EventOutcome.Parked"/>
-    /// if another party took what it was fired for, and the choice must wait again.
-    /// </summary>
-    internal virtual EventOutcome CompleteChosen(GreenThread thread) => TryCompleteNow(thread);
-
     // Stopping a thread from outside (GreenThread.Stop; docs/architecture.md, "Stopping a thread"). Every kind of
     // event a thread can park on overrides TryInterrupt; the default, for the events a thread never parks on with a
     // wake-up owed by someone else (a yield, a deferred park), finds nothing to take back.
@@ -344,26 +305,6 @@ public abstract class Event
     internal virtual bool TryInterrupt(GreenThread thread) => false;
 
     /// <summary>
-    /// Says what a thread parked on this event waits for, and on whom (<see cref="WaitDiagnostics.GetWaitGraph"/>). Called on
-    /// any OS thread while the thread may be woken: reads only, and nothing that a concurrent wake-up could make
-    /// throw. The default, for events that do not park for long (a yield, a deferred park), is the event's name.
-    /// </summary>
-    internal virtual void DescribeWait(WaitDescription into) => into.Say(ToString()!);
-
-    /// <summary>
-    /// What a completed wait gave the thread, for a driven run's trace: " -> 5" for a
-    /// receive that took 5. Empty for events that give nothing. The worker that ran the thread, right after its turn.
-    /// </summary>
-    internal virtual string TraceResult() => string.Empty;
-
-    /// <summary>
-    /// Gets the event in an explored run's trace: its <see cref="object.ToString"/>, unless that shows state that work
-    /// outside the scheduler changes in real time (whether a task has completed, a token been canceled), which a
-    /// replay could find otherwise; such events name only what the run decides.
-    /// </summary>
-    internal virtual string TraceText => ToString() ?? GetType().Name;
-
-    /// <summary>
     /// Finishes a wait <see cref="TryInterrupt"/> took back, where that needs the thread's own side: a choice
     /// withdraws its branches, a put forgets its wait. The worker that runs the stopped thread, or the disposing thread.
     /// </summary>
@@ -371,6 +312,19 @@ public abstract class Event
     {
     }
 
-    private InvalidOperationException NotChoosable(GreenThread thread) =>
-        new($"{thread} used {this} as a branch of a choice, but {NotChoosableBecause}.");
+    /// <summary>
+    /// Says what a thread parked on this event waits for, and on whom (<see cref="WaitDiagnostics.GetWaitGraph"/>); or, when
+    /// <see cref="WaitDescription.ForTrace"/>, only its words in a driven run's trace and what a completed wait gave
+    /// (<see cref="WaitDescription.Trace"/>, <see cref="WaitDescription.Gave"/>), skipping the graph's work. For the
+    /// graph: any OS thread, while the thread may be woken, so it reads only, and nothing that a concurrent wake-up
+    /// could make throw. For a trace: the worker that ran the thread, right after its turn. The default, for events
+    /// that do not park for long (a yield, a deferred park), is the event's name, and the same in a trace.
+    /// </summary>
+    internal virtual void DescribeWait(WaitDescription into)
+    {
+        if (!into.ForTrace)
+        {
+            into.Say(ToString()!);
+        }
+    }
 }

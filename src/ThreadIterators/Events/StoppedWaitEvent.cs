@@ -28,5 +28,16 @@ internal sealed class StoppedWaitEvent(Event interrupted) : Event
     /// <inheritdoc/>
     public override string ToString() => $"{interrupted}, withdrawn by a stop";
 
-    internal override string TraceText => $"{interrupted.TraceText}, withdrawn by a stop";
+    // In a trace, the withdrawn wait in its own trace words, which may differ from its name.
+    internal override void DescribeWait(WaitDescription into)
+    {
+        if (into.ForTrace)
+        {
+            into.Trace($"{WaitDescription.TraceOf(interrupted)}, withdrawn by a stop");
+        }
+        else
+        {
+            base.DescribeWait(into);
+        }
+    }
 }

@@ -33,7 +33,7 @@ namespace ThreadIterators;
 /// </remarks>
 /// <typeparam name="T">The message type.</typeparam>
 [DebuggerDisplay("{ToString(),nq}")]
-public sealed class PutEvent<T> : Event
+public sealed class PutEvent<T> : Event, IChoosable
 {
     private readonly IBoundedTarget<T> _target;
 
@@ -64,7 +64,7 @@ public sealed class PutEvent<T> : Event
     public bool IsSent => !_armed;
 
     /// <inheritdoc/>
-    internal override string? NotChoosableBecause => _fromPut
+    string? IChoosable.NotChoosableBecause => _fromPut
         ? "Put(message) sends at once when there is room, so a choice could not withdraw it; use CreatePutEvent().For(message), which sends only if chosen"
         : null;
 
@@ -92,9 +92,15 @@ public sealed class PutEvent<T> : Event
     /// <inheritdoc/>
     public override string ToString() => $"Put() into {_target}";
 
-    // Who drains the full mailbox: its receiver, if it has one (a shared mailbox's receivers are not listed).
+    // Who drains the full mailbox: its receiver, if it has one (a shared mailbox's receivers are not listed). In a
+    // trace, its name.
     internal override void DescribeWait(WaitDescription into)
     {
+        if (into.ForTrace)
+        {
+            return;
+        }
+
         var drainer = _target.Drainer;
         into.Say($"room in {_target}{(drainer is null ? string.Empty : $", drained by {drainer}")}").WaitsOn(drainer);
     }
@@ -122,13 +128,13 @@ public sealed class PutEvent<T> : Event
 
     internal override void CompleteInterrupt(GreenThread thread) => _waiting = false;
 
-    internal override EventOutcome TryCompleteNow(GreenThread thread)
+    EventOutcome IChoosable.TryCompleteNow(GreenThread thread)
     {
         CheckArmed(thread);
         return TrySendOnce() ? EventOutcome.Continue : EventOutcome.Parked;
     }
 
-    internal override bool Enlist(GreenThread thread, ChoiceBranch branch, long generation)
+    bool IChoosable.Enlist(GreenThread thread, ChoiceBranch branch, long generation)
     {
         var waiter = WaiterFor(thread);
         var ticket = BoundedSends.WaitingRoom(_target).Add(waiter, branch, generation);
@@ -137,7 +143,7 @@ public sealed class PutEvent<T> : Event
         return !_target.HasRoom() || !waiter.TryWithdraw(ticket);
     }
 
-    internal override void Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen)
+    void IChoosable.Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen)
     {
         if (!chosen)
         {
@@ -146,7 +152,7 @@ public sealed class PutEvent<T> : Event
         }
     }
 
-    internal override EventOutcome CompleteChosen(GreenThread thread) => TrySendOnce() ? EventOutcome.Continue : EventOutcome.Parked;
+    EventOutcome IChoosable.CompleteChosen(GreenThread thread) => TrySendOnce() ? EventOutcome.Continue : EventOutcome.Parked;
 
     private void CheckArmed(GreenThread thread)
     {

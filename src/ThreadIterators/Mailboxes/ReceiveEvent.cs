@@ -16,7 +16,7 @@ namespace ThreadIterators;
 /// </remarks>
 /// <typeparam name="T">The type of the messages.</typeparam>
 [DebuggerDisplay("Recv() on {_mailbox,nq}")]
-public sealed class ReceiveEvent<T> : Event
+public sealed class ReceiveEvent<T> : Event, IChoosable, ITimedWaitSource
 {
     /// <summary>The mailbox this event receives from.</summary>
     private readonly Mailbox<T> _mailbox;
@@ -56,10 +56,18 @@ public sealed class ReceiveEvent<T> : Event
     /// <inheritdoc/>
     public override string ToString() => $"Recv() on {_mailbox}";
 
-    internal override void DescribeWait(WaitDescription into) =>
-        into.Say($"a message on {_mailbox} ({_mailbox.Count} queued)");
-
-    internal override string TraceResult() => _received.TraceResult();
+    // In a trace, its name, and once it completed, the message it took.
+    internal override void DescribeWait(WaitDescription into)
+    {
+        if (!into.ForTrace)
+        {
+            into.Say($"a message on {_mailbox} ({_mailbox.Count} queued)");
+        }
+        else if (into.Completed)
+        {
+            into.Gave(_received.TraceResult());
+        }
+    }
 
     // The receive itself is the mailbox's receiver side (Mailbox.Receiving.cs), so a message hop reads in one place.
     internal override EventOutcome Park(GreenThread thread, Worker worker) => _mailbox.TakeOrPark(thread, this, worker);
@@ -81,15 +89,16 @@ public sealed class ReceiveEvent<T> : Event
 
     internal override bool TryInterrupt(GreenThread thread) => _mailbox.TryInterruptReceive(thread);
 
+    // As a branch, the receive is the mailbox's receiver side too (Mailbox.Receiving.cs).
+    EventOutcome IChoosable.TryCompleteNow(GreenThread thread) => _mailbox.TryReceive(thread, this);
+
+    bool IChoosable.Enlist(GreenThread thread, ChoiceBranch branch, long generation) => _mailbox.EnlistReceive(thread, branch);
+
+    void IChoosable.Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen) => _mailbox.WithdrawReceive();
+
+    // Takes as the look does: the message the branch was fired for, or the end.
+    EventOutcome IChoosable.CompleteChosen(GreenThread thread) => _mailbox.TryReceive(thread, this);
+
     /// <inheritdoc/>
-    internal override string? NotChoosableBecause => null;
-
-    internal override EventOutcome TryCompleteNow(GreenThread thread) => _mailbox.TryReceive(thread, this);
-
-    internal override bool Enlist(GreenThread thread, ChoiceBranch branch, long generation) => _mailbox.EnlistReceive(thread, branch);
-
-    internal override void Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen) => _mailbox.WithdrawReceive();
-
-    /// <inheritdoc/>
-    internal override TimedWait TimedWaitOf(Event @event, TimeSpan timeout) => new TimedReceive<T>(this, timeout, @event);
+    TimedWait ITimedWaitSource.TimedWaitOf(Event @event, TimeSpan timeout) => new TimedReceive<T>(this, timeout, @event);
 }

@@ -13,7 +13,7 @@ namespace ThreadIterators;
 /// <remarks>The one green thread it is bound to, on whichever worker runs it.</remarks>
 /// <typeparam name="T">The type of the messages.</typeparam>
 [DebuggerDisplay("Receive on {_mailbox,nq}")]
-public sealed class SharedReceiveEvent<T> : Event
+public sealed class SharedReceiveEvent<T> : Event, IChoosable
 {
     private readonly SharedMailbox<T> _mailbox;
 
@@ -45,17 +45,47 @@ public sealed class SharedReceiveEvent<T> : Event
     /// <inheritdoc/>
     public override string ToString() => $"Receive on {_mailbox}";
 
-    internal override void DescribeWait(WaitDescription into) =>
-        into.Say($"a message on {_mailbox} ({_mailbox.Count} queued)");
-
-    internal override string TraceResult() => _received.TraceResult();
+    // In a trace, its name, and once it completed, the message it took.
+    internal override void DescribeWait(WaitDescription into)
+    {
+        if (!into.ForTrace)
+        {
+            into.Say($"a message on {_mailbox} ({_mailbox.Count} queued)");
+        }
+        else if (into.Completed)
+        {
+            into.Gave(_received.TraceResult());
+        }
+    }
 
     internal override EventOutcome Park(GreenThread thread, Worker worker) => Receive(WaiterFor(thread));
 
-    /// <inheritdoc/>
-    internal override string? NotChoosableBecause => null;
+    EventOutcome IChoosable.TryCompleteNow(GreenThread thread) => TryTakeNow(thread);
 
-    internal override EventOutcome TryCompleteNow(GreenThread thread)
+    bool IChoosable.Enlist(GreenThread thread, ChoiceBranch branch, long generation)
+    {
+        var waiter = WaiterFor(thread);
+        var ticket = _mailbox.Receivers.Add(waiter, branch, generation);
+
+        // As a plain receive: counted in (a full fence), then a last look. A message (or the end) there, and the
+        // withdrawal won: nothing registered. Lost: a send (or the end) released this waiter, and the branch is fired.
+        return (_mailbox.IsEmpty && !_mailbox.IsDrained) || !waiter.TryWithdraw(ticket);
+    }
+
+    void IChoosable.Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen)
+    {
+        if (!chosen)
+        {
+            // The message a release woke this receiver for is not taken: the wake-up goes to the next receiver.
+            PassOnIfWoken(_waiter!);
+        }
+    }
+
+    // Another receiver may have taken the message this one was woken for: then the choice waits again.
+    EventOutcome IChoosable.CompleteChosen(GreenThread thread) => TryTakeNow(thread);
+
+    /// <summary>Takes a message, or the end, if there is one, binding the event to <paramref name="thread"/>; Parked, with nothing taken, if not.</summary>
+    private EventOutcome TryTakeNow(GreenThread thread)
     {
         WaiterFor(thread);
         if (_mailbox.TryTake(out var message))
@@ -73,27 +103,6 @@ public sealed class SharedReceiveEvent<T> : Event
 
         return EventOutcome.Parked;
     }
-
-    internal override bool Enlist(GreenThread thread, ChoiceBranch branch, long generation)
-    {
-        var waiter = WaiterFor(thread);
-        var ticket = _mailbox.Receivers.Add(waiter, branch, generation);
-
-        // As a plain receive: counted in (a full fence), then a last look. A message (or the end) there, and the
-        // withdrawal won: nothing registered. Lost: a send (or the end) released this waiter, and the branch is fired.
-        return (_mailbox.IsEmpty && !_mailbox.IsDrained) || !waiter.TryWithdraw(ticket);
-    }
-
-    internal override void Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen)
-    {
-        if (!chosen)
-        {
-            // The message a release woke this receiver for is not taken: the wake-up goes to the next receiver.
-            PassOnIfWoken(_waiter!);
-        }
-    }
-
-    internal override EventOutcome CompleteChosen(GreenThread thread) => TryCompleteNow(thread);
 
     internal override EventOutcome Resume(GreenThread thread, Worker worker)
     {

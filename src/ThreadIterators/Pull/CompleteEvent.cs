@@ -6,7 +6,7 @@ namespace ThreadIterators;
 /// </summary>
 /// <remarks>The producing green thread only.</remarks>
 /// <typeparam name="T">The item type.</typeparam>
-internal sealed class CompleteEvent<T>(PullSource<T> source) : Event
+internal sealed class CompleteEvent<T>(PullSource<T> source) : Event, IChoosable
 {
     /// <summary>Pullers told so far. Producer only.</summary>
     private int _told;
@@ -14,7 +14,14 @@ internal sealed class CompleteEvent<T>(PullSource<T> source) : Event
     /// <inheritdoc/>
     public override string ToString() => $"Complete() on {source}";
 
-    internal override void DescribeWait(WaitDescription into) => into.Say($"every puller of {source} to be told of its end");
+    internal override void DescribeWait(WaitDescription into)
+    {
+        // In a trace, its name.
+        if (!into.ForTrace)
+        {
+            into.Say($"every puller of {source} to be told of its end");
+        }
+    }
 
     internal override EventOutcome Park(GreenThread thread, Worker worker)
     {
@@ -42,16 +49,37 @@ internal sealed class CompleteEvent<T>(PullSource<T> source) : Event
     // from there.
 
     /// <inheritdoc/>
-    internal override string? NotChoosableBecause => null;
+    EventOutcome IChoosable.TryCompleteNow(GreenThread thread) => TellAllNow(thread);
 
     /// <inheritdoc/>
-    internal override EventOutcome TryCompleteNow(GreenThread thread)
+    bool IChoosable.Enlist(GreenThread thread, ChoiceBranch branch, long generation) => Requests.Enlist(thread, branch, generation);
+
+    /// <inheritdoc/>
+    void IChoosable.Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen) => Requests.Withdraw(thread, branch, chosen);
+
+    /// <inheritdoc/>
+    EventOutcome IChoosable.CompleteChosen(GreenThread thread)
+    {
+        if (Requests.CompleteChosen(thread) != EventOutcome.Continue)
+        {
+            return EventOutcome.Parked;
+        }
+
+        Tell(source.Requests.Recv().Value);
+        return TellAllNow(thread);
+    }
+
+    /// <summary>Gets the request mailbox's receive as a branch, whose branch protocol this event's is.</summary>
+    private IChoosable Requests => source.Requests.Recv();
+
+    /// <summary>Sends the partial batch and tells every puller whose request is there; Parked, with those told, until the rest have asked.</summary>
+    private EventOutcome TellAllNow(GreenThread thread)
     {
         SendPartial();
         var receive = source.Requests.Recv();
         while (_told < source.Connected)
         {
-            if (receive.TryCompleteNow(thread) != EventOutcome.Continue)
+            if (((IChoosable)receive).TryCompleteNow(thread) != EventOutcome.Continue)
             {
                 return EventOutcome.Parked;
             }
@@ -60,25 +88,6 @@ internal sealed class CompleteEvent<T>(PullSource<T> source) : Event
         }
 
         return EventOutcome.Continue;
-    }
-
-    /// <inheritdoc/>
-    internal override bool Enlist(GreenThread thread, ChoiceBranch branch, long generation) => source.Requests.Recv().Enlist(thread, branch, generation);
-
-    /// <inheritdoc/>
-    internal override void Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen) => source.Requests.Recv().Withdraw(thread, branch, chosen);
-
-    /// <inheritdoc/>
-    internal override EventOutcome CompleteChosen(GreenThread thread)
-    {
-        var receive = source.Requests.Recv();
-        if (receive.CompleteChosen(thread) != EventOutcome.Continue)
-        {
-            return EventOutcome.Parked;
-        }
-
-        Tell(receive.Value);
-        return TryCompleteNow(thread);
     }
 
     private void SendPartial()

@@ -6,14 +6,19 @@ namespace ThreadIterators;
 /// </summary>
 /// <remarks>The puller's green thread only.</remarks>
 /// <typeparam name="T">The item type.</typeparam>
-internal sealed class NextBatchEvent<T>(Puller<T> puller) : Event
+internal sealed class NextBatchEvent<T>(Puller<T> puller) : Event, IChoosable
 {
     /// <inheritdoc/>
     public override string ToString() => $"Next() on {puller}";
 
-    // The producer is the receiver of the source's request mailbox.
+    // The producer is the receiver of the source's request mailbox. In a trace, its name.
     internal override void DescribeWait(WaitDescription into)
     {
+        if (into.ForTrace)
+        {
+            return;
+        }
+
         var producer = puller.Source.Requests.Receiver;
         into.Say($"a batch from {puller}{(producer is null ? string.Empty : $", produced by {producer}")}").WaitsOn(producer);
     }
@@ -49,10 +54,7 @@ internal sealed class NextBatchEvent<T>(Puller<T> puller) : Event
     // they bring is there for the next Next.
 
     /// <inheritdoc/>
-    internal override string? NotChoosableBecause => null;
-
-    /// <inheritdoc/>
-    internal override EventOutcome TryCompleteNow(GreenThread thread)
+    EventOutcome IChoosable.TryCompleteNow(GreenThread thread)
     {
         if (puller.IsCompleted)
         {
@@ -60,18 +62,21 @@ internal sealed class NextBatchEvent<T>(Puller<T> puller) : Event
         }
 
         puller.Ask();
-        return Received(puller.Replies.Recv().TryCompleteNow(thread));
+        return Received(Replies.TryCompleteNow(thread));
     }
 
     /// <inheritdoc/>
-    internal override bool Enlist(GreenThread thread, ChoiceBranch branch, long generation) => puller.Replies.Recv().Enlist(thread, branch, generation);
+    bool IChoosable.Enlist(GreenThread thread, ChoiceBranch branch, long generation) => Replies.Enlist(thread, branch, generation);
 
     /// <inheritdoc/>
-    internal override void Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen) => puller.Replies.Recv().Withdraw(thread, branch, chosen);
+    void IChoosable.Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen) => Replies.Withdraw(thread, branch, chosen);
 
     /// <inheritdoc/>
-    internal override EventOutcome CompleteChosen(GreenThread thread) => Received(puller.Replies.Recv().CompleteChosen(thread));
+    EventOutcome IChoosable.CompleteChosen(GreenThread thread) => Received(Replies.CompleteChosen(thread));
 
     // Parked only on the reply mailbox, after its requests went to the producer; a batch that comes stays there.
     internal override bool TryInterrupt(GreenThread thread) => puller.Replies.Recv().TryInterrupt(thread);
+
+    /// <summary>Gets the reply mailbox's receive as a branch, whose branch protocol this event's is.</summary>
+    private IChoosable Replies => puller.Replies.Recv();
 }

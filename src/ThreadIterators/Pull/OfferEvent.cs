@@ -7,7 +7,7 @@ namespace ThreadIterators;
 /// </summary>
 /// <remarks>The producing green thread only.</remarks>
 /// <typeparam name="T">The item type.</typeparam>
-internal sealed class OfferEvent<T>(PullSource<T> source) : Event
+internal sealed class OfferEvent<T>(PullSource<T> source) : Event, IChoosable
 {
     /// <summary>The item being offered. Producer only.</summary>
     internal T Item = default!;
@@ -15,7 +15,14 @@ internal sealed class OfferEvent<T>(PullSource<T> source) : Event
     /// <inheritdoc/>
     public override string ToString() => $"Offer() on {source}";
 
-    internal override void DescribeWait(WaitDescription into) => into.Say($"a request from a puller of {source} (offering an item)");
+    internal override void DescribeWait(WaitDescription into)
+    {
+        // In a trace, its name.
+        if (!into.ForTrace)
+        {
+            into.Say($"a request from a puller of {source} (offering an item)");
+        }
+    }
 
     internal override EventOutcome Park(GreenThread thread, Worker worker) =>
         source.Current is null ? Received(source.Requests.Recv().Park(thread, worker)) : Add();
@@ -40,20 +47,20 @@ internal sealed class OfferEvent<T>(PullSource<T> source) : Event
     // and handed out nothing; the item stays unoffered.
 
     /// <inheritdoc/>
-    internal override string? NotChoosableBecause => null;
+    EventOutcome IChoosable.TryCompleteNow(GreenThread thread) =>
+        source.Current is null ? Received(Requests.TryCompleteNow(thread)) : Add();
 
     /// <inheritdoc/>
-    internal override EventOutcome TryCompleteNow(GreenThread thread) =>
-        source.Current is null ? Received(source.Requests.Recv().TryCompleteNow(thread)) : Add();
+    bool IChoosable.Enlist(GreenThread thread, ChoiceBranch branch, long generation) => Requests.Enlist(thread, branch, generation);
 
     /// <inheritdoc/>
-    internal override bool Enlist(GreenThread thread, ChoiceBranch branch, long generation) => source.Requests.Recv().Enlist(thread, branch, generation);
+    void IChoosable.Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen) => Requests.Withdraw(thread, branch, chosen);
 
     /// <inheritdoc/>
-    internal override void Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen) => source.Requests.Recv().Withdraw(thread, branch, chosen);
+    EventOutcome IChoosable.CompleteChosen(GreenThread thread) => Received(Requests.CompleteChosen(thread));
 
-    /// <inheritdoc/>
-    internal override EventOutcome CompleteChosen(GreenThread thread) => Received(source.Requests.Recv().CompleteChosen(thread));
+    /// <summary>Gets the request mailbox's receive as a branch, whose branch protocol this event's is.</summary>
+    private IChoosable Requests => source.Requests.Recv();
 
     // Parked only on the request mailbox; the request it waited for stays there for the next offer.
     internal override bool TryInterrupt(GreenThread thread) => source.Requests.Recv().TryInterrupt(thread);

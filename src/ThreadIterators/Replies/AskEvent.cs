@@ -25,7 +25,7 @@ namespace ThreadIterators;
 /// </remarks>
 /// <typeparam name="T">The reply's type.</typeparam>
 [DebuggerDisplay("{ToString(),nq}")]
-public sealed class AskEvent<T> : Event, IReplyListener
+public sealed class AskEvent<T> : Event, IReplyListener, IChoosable
 {
     /// <summary>Left in <see cref="_waiter"/> once the outcome is decided: every later wait completes at once.</summary>
     private static readonly object s_decided = new();
@@ -76,13 +76,22 @@ public sealed class AskEvent<T> : Event, IReplyListener
 
     internal override void DescribeWait(WaitDescription into)
     {
+        // In a trace, its name, and once it completed, the reply or why there is none.
+        if (into.ForTrace)
+        {
+            if (into.Completed)
+            {
+                into.Gave(Pending.Outcome == ReplyOutcome.Replied ? $" -> {Pending.GetResult()}" : $" -> {Pending.OutcomeText}");
+            }
+
+            return;
+        }
+
         // The server watched since the ask; or, if the mailbox had no receiver then, its receiver now.
         var server = Pending.Server ?? (Pending.Target as IDrained)?.Drainer;
         into.Say($"a reply: {Pending.Describe()} ({Pending.OutcomeText}{(Pending.Timeout == System.Threading.Timeout.InfiniteTimeSpan ? string.Empty : $", deadline {Pending.Timeout}")})").WaitsOn(server);
         into.Timer |= Pending.Timeout != System.Threading.Timeout.InfiniteTimeSpan;
     }
-
-    internal override string TraceResult() => Pending.Outcome == ReplyOutcome.Replied ? $" -> {Pending.GetResult()}" : $" -> {Pending.OutcomeText}";
 
     /// <inheritdoc/>
     void IReplyListener.Completed()
@@ -111,19 +120,12 @@ public sealed class AskEvent<T> : Event, IReplyListener
 
     internal override bool TryInterrupt(GreenThread thread) => TryTakeBack(thread);
 
-    /// <inheritdoc/>
-    internal override string? NotChoosableBecause => null;
+    EventOutcome IChoosable.TryCompleteNow(GreenThread thread) => IsDecided(thread);
 
-    internal override EventOutcome TryCompleteNow(GreenThread thread)
-    {
-        CheckOwner(thread);
-        return Pending.IsDecided ? EventOutcome.Continue : EventOutcome.Parked;
-    }
-
-    internal override bool Enlist(GreenThread thread, ChoiceBranch branch, long generation) =>
+    bool IChoosable.Enlist(GreenThread thread, ChoiceBranch branch, long generation) =>
         Interlocked.CompareExchange(ref _waiter, new ChoiceTicket(branch, generation), null) is null;
 
-    internal override void Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen)
+    void IChoosable.Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen)
     {
         // Chosen or not, the ticket goes; a decision that took it first has fired it, or is firing it, at a wait that
         // is over or at the branch chosen.
@@ -131,6 +133,16 @@ public sealed class AskEvent<T> : Event, IReplyListener
         {
             Interlocked.CompareExchange(ref _waiter, null, ticket);
         }
+    }
+
+    // A decision, once fired, stays: the look completes it.
+    EventOutcome IChoosable.CompleteChosen(GreenThread thread) => IsDecided(thread);
+
+    /// <summary>Continue once the ask's outcome is decided, else Parked. The owner's worker.</summary>
+    private EventOutcome IsDecided(GreenThread thread)
+    {
+        CheckOwner(thread);
+        return Pending.IsDecided ? EventOutcome.Continue : EventOutcome.Parked;
     }
 
     /// <summary>

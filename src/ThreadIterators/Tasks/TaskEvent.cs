@@ -46,7 +46,7 @@ namespace ThreadIterators;
 /// </example>
 /// </remarks>
 [DebuggerDisplay("{ToString(),nq}")]
-public sealed partial class TaskEvent : Event
+public sealed partial class TaskEvent : Event, IChoosable
 {
     /// <summary>The wait on the armed task, shared with <see cref="TaskEvent{T}"/>: every member below forwards to it.</summary>
     private TaskEventCore<ValueTaskSlot> _core;
@@ -86,24 +86,29 @@ public sealed partial class TaskEvent : Event
     /// <inheritdoc/>
     public override string ToString() => $"TaskEvent ({_core.Describe()})";
 
-    internal override string TraceText => "TaskEvent";
+    // In a trace, never whether the task has completed: that changes on another OS thread.
+    internal override void DescribeWait(WaitDescription into)
+    {
+        if (into.ForTrace)
+        {
+            into.Trace("TaskEvent");
+            return;
+        }
 
-    internal override void DescribeWait(WaitDescription into) => into.Say($"a task to complete, outside the scheduler ({_core.Describe()})").Outside = true;
+        into.Say($"a task to complete, outside the scheduler ({_core.Describe()})").Outside = true;
+    }
 
     internal override EventOutcome Park(GreenThread thread, Worker worker) => _core.Park(this, thread);
 
     internal override EventOutcome Resume(GreenThread thread, Worker worker) => _core.Resume(this, thread);
 
-    /// <inheritdoc/>
-    internal override string? NotChoosableBecause => null;
+    EventOutcome IChoosable.TryCompleteNow(GreenThread thread) => _core.TryCompleteNow(this, thread);
 
-    internal override EventOutcome TryCompleteNow(GreenThread thread) => _core.TryCompleteNow(this, thread);
+    bool IChoosable.Enlist(GreenThread thread, ChoiceBranch branch, long generation) => _core.Enlist(this, thread, branch, generation);
 
-    internal override bool Enlist(GreenThread thread, ChoiceBranch branch, long generation) => _core.Enlist(this, thread, branch, generation);
+    void IChoosable.Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen) => _core.Withdraw(chosen);
 
-    internal override void Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen) => _core.Withdraw(chosen);
-
-    internal override EventOutcome CompleteChosen(GreenThread thread) => _core.CompleteChosen(this, thread);
+    EventOutcome IChoosable.CompleteChosen(GreenThread thread) => _core.CompleteChosen(this, thread);
 
     internal override bool TryInterrupt(GreenThread thread) => _core.TryInterrupt(thread);
 

@@ -57,7 +57,7 @@ namespace ThreadIterators;
 /// </remarks>
 /// <typeparam name="T">The type of the task's result.</typeparam>
 [DebuggerDisplay("{ToString(),nq}")]
-public sealed class TaskEvent<T> : Event
+public sealed class TaskEvent<T> : Event, IChoosable
 {
     /// <summary>The wait on the armed task, and its result, shared with <see cref="TaskEvent"/>: every member below forwards to it.</summary>
     private TaskEventCore<ValueTaskSlot<T>> _core;
@@ -104,24 +104,29 @@ public sealed class TaskEvent<T> : Event
     /// <inheritdoc/>
     public override string ToString() => $"TaskEvent<{TypeNames.Of<T>()}> ({_core.Describe()})";
 
-    internal override string TraceText => $"TaskEvent<{TypeNames.Of<T>()}>";
+    // In a trace, never whether the task has completed: that changes on another OS thread.
+    internal override void DescribeWait(WaitDescription into)
+    {
+        if (into.ForTrace)
+        {
+            into.Trace($"TaskEvent<{TypeNames.Of<T>()}>");
+            return;
+        }
 
-    internal override void DescribeWait(WaitDescription into) => into.Say($"a Task<{TypeNames.Of<T>()}> to complete, outside the scheduler ({_core.Describe()})").Outside = true;
+        into.Say($"a Task<{TypeNames.Of<T>()}> to complete, outside the scheduler ({_core.Describe()})").Outside = true;
+    }
 
     internal override EventOutcome Park(GreenThread thread, Worker worker) => _core.Park(this, thread);
 
     internal override EventOutcome Resume(GreenThread thread, Worker worker) => _core.Resume(this, thread);
 
-    /// <inheritdoc/>
-    internal override string? NotChoosableBecause => null;
+    EventOutcome IChoosable.TryCompleteNow(GreenThread thread) => _core.TryCompleteNow(this, thread);
 
-    internal override EventOutcome TryCompleteNow(GreenThread thread) => _core.TryCompleteNow(this, thread);
+    bool IChoosable.Enlist(GreenThread thread, ChoiceBranch branch, long generation) => _core.Enlist(this, thread, branch, generation);
 
-    internal override bool Enlist(GreenThread thread, ChoiceBranch branch, long generation) => _core.Enlist(this, thread, branch, generation);
+    void IChoosable.Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen) => _core.Withdraw(chosen);
 
-    internal override void Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen) => _core.Withdraw(chosen);
-
-    internal override EventOutcome CompleteChosen(GreenThread thread) => _core.CompleteChosen(this, thread);
+    EventOutcome IChoosable.CompleteChosen(GreenThread thread) => _core.CompleteChosen(this, thread);
 
     internal override bool TryInterrupt(GreenThread thread) => _core.TryInterrupt(thread);
 

@@ -6,7 +6,7 @@ namespace ThreadIterators;
 /// disposal are its thread's <see cref="ExitEvent"/>'s; only the resume differs.
 /// </summary>
 /// <remarks>Any thread; stateless beyond the exit event it belongs to, which guards everything under its lock.</remarks>
-internal sealed class EndedEvent : Event
+internal sealed class EndedEvent : Event, IChoosable
 {
     /// <summary>The exit event whose joiners this event's joiners join.</summary>
     private readonly ExitEvent _exit;
@@ -16,7 +16,14 @@ internal sealed class EndedEvent : Event
     /// <inheritdoc/>
     public override string ToString() => $"{_exit.Thread}.Ended";
 
-    internal override void DescribeWait(WaitDescription into) => into.Say($"the end of {_exit.Thread} (joined, however it ends)").WaitsOn(_exit.Thread);
+    internal override void DescribeWait(WaitDescription into)
+    {
+        // In a trace, its name.
+        if (!into.ForTrace)
+        {
+            into.Say($"the end of {_exit.Thread} (joined, however it ends)").WaitsOn(_exit.Thread);
+        }
+    }
 
     internal override EventOutcome Park(GreenThread thread, Worker worker) =>
         _exit.TryAddJoiner(thread, this) ? EventOutcome.Parked : EventOutcome.Continue;
@@ -28,14 +35,17 @@ internal sealed class EndedEvent : Event
 
     internal override bool TryInterrupt(GreenThread thread) => _exit.RemoveJoiner(thread);
 
-    /// <inheritdoc/>
-    internal override string? NotChoosableBecause => null;
+    EventOutcome IChoosable.TryCompleteNow(GreenThread thread) => HasEnded(thread);
 
-    internal override EventOutcome TryCompleteNow(GreenThread thread) =>
-        _exit.HasEndedForJoiner(thread, this) ? EventOutcome.Continue : EventOutcome.Parked;
-
-    internal override bool Enlist(GreenThread thread, ChoiceBranch branch, long generation) =>
+    bool IChoosable.Enlist(GreenThread thread, ChoiceBranch branch, long generation) =>
         _exit.TryAddJoiner(thread, this, new ChoiceTicket(branch, generation));
 
-    internal override void Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen) => _exit.RemoveJoiner(thread, branch);
+    void IChoosable.Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen) => _exit.RemoveJoiner(thread, branch);
+
+    // An end, once fired, stays: the look completes it.
+    EventOutcome IChoosable.CompleteChosen(GreenThread thread) => HasEnded(thread);
+
+    /// <summary>Continue if the thread has ended (observing its fault, as a join does), else Parked.</summary>
+    private EventOutcome HasEnded(GreenThread thread) =>
+        _exit.HasEndedForJoiner(thread, this) ? EventOutcome.Continue : EventOutcome.Parked;
 }

@@ -28,7 +28,7 @@ namespace ThreadIterators;
 /// since most threads are never joined.
 /// </summary>
 /// <remarks>Any thread; every field below is guarded by locking this object.</remarks>
-internal sealed class ExitEvent : ThreadEnd
+internal sealed class ExitEvent : ThreadEnd, IChoosable
 {
     /// <summary>
     /// Joiners: null, one joiner, or a <see cref="List{T}"/> of them; a joiner is a <see cref="GreenThread"/> parked on
@@ -94,15 +94,19 @@ internal sealed class ExitEvent : ThreadEnd
     }
 
     /// <inheritdoc/>
-    internal override string? NotChoosableBecause => null;
-
-    /// <inheritdoc/>
     public override string ToString() => $"{Thread}.Exited";
 
     /// <summary>Makes the join event of a thread that ended successfully before anything asked for it.</summary>
     internal static ExitEvent CreateCompleted(GreenThread thread) => new(thread, received: null, ended: true);
 
-    internal override void DescribeWait(WaitDescription into) => into.Say($"the end of {Thread} (joined)").WaitsOn(Thread);
+    internal override void DescribeWait(WaitDescription into)
+    {
+        // In a trace, its name.
+        if (!into.ForTrace)
+        {
+            into.Say($"the end of {Thread} (joined)").WaitsOn(Thread);
+        }
+    }
 
     internal override EventOutcome Park(GreenThread thread, Worker worker) =>
         TryAddJoiner(thread, this) ? EventOutcome.Parked : Resume(thread, worker);
@@ -173,13 +177,15 @@ internal sealed class ExitEvent : ThreadEnd
     // Parked on this join if, and only if, it is among the joiners: the end takes them all under the lock.
     internal override bool TryInterrupt(GreenThread thread) => RemoveJoiner(thread);
 
-    internal override EventOutcome TryCompleteNow(GreenThread thread) =>
-        HasEndedForJoiner(thread, this) ? Resume(thread, null!) : EventOutcome.Parked;
+    EventOutcome IChoosable.TryCompleteNow(GreenThread thread) => HasEnded(thread);
 
-    internal override bool Enlist(GreenThread thread, ChoiceBranch branch, long generation) =>
+    bool IChoosable.Enlist(GreenThread thread, ChoiceBranch branch, long generation) =>
         TryAddJoiner(thread, this, new ChoiceTicket(branch, generation));
 
-    internal override void Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen) => RemoveJoiner(thread, branch);
+    void IChoosable.Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen) => RemoveJoiner(thread, branch);
+
+    // An end, once fired, stays: the look completes it.
+    EventOutcome IChoosable.CompleteChosen(GreenThread thread) => HasEnded(thread);
 
     internal override EventOutcome Resume(GreenThread thread, Worker worker)
     {
@@ -298,6 +304,10 @@ internal sealed class ExitEvent : ThreadEnd
             }
         }
     }
+
+    /// <summary>Completes the join if the thread has ended (observing its fault, and rethrowing it, as a join does), else Parked.</summary>
+    private EventOutcome HasEnded(GreenThread thread) =>
+        HasEndedForJoiner(thread, this) ? Resume(thread, null!) : EventOutcome.Parked;
 
     /// <summary>Adds a joiner. Under the lock.</summary>
     private void AddJoiner(object joiner)

@@ -22,7 +22,7 @@ namespace ThreadIterators;
 /// <see cref="Timeout.InfiniteTimeSpan"/> (never).
 /// </para>
 /// </remarks>
-internal sealed class SleepEvent : Event
+internal sealed class SleepEvent : Event, IChoosable
 {
     /// <summary>How long each sleep lasts.</summary>
     private readonly TimeSpan _duration;
@@ -51,17 +51,11 @@ internal sealed class SleepEvent : Event
     internal TimeSpan Duration => _duration;
 
     /// <inheritdoc/>
-    internal override string? NotChoosableBecause => null;
-
-    /// <inheritdoc/>
-    internal override bool WaitsForTime => true;
-
-    /// <inheritdoc/>
-    internal override EventOutcome TryCompleteNow(GreenThread thread) =>
+    EventOutcome IChoosable.TryCompleteNow(GreenThread thread) =>
         _duration == TimeSpan.Zero ? EventOutcome.Continue : EventOutcome.Parked;
 
     /// <inheritdoc/>
-    internal override bool Enlist(GreenThread thread, ChoiceBranch branch, long generation)
+    bool IChoosable.Enlist(GreenThread thread, ChoiceBranch branch, long generation)
     {
         if (_duration == Timeout.InfiniteTimeSpan)
         {
@@ -81,12 +75,12 @@ internal sealed class SleepEvent : Event
     /// Nothing to undo: the branch's entry stays pending for a later wait, and a fire for this one reaches nothing
     /// (see <see cref="TimeBranchTimer"/>).
     /// </summary>
-    internal override void Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen)
+    void IChoosable.Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen)
     {
     }
 
     /// <inheritdoc/>
-    internal override EventOutcome CompleteChosen(GreenThread thread) => EventOutcome.Continue;
+    EventOutcome IChoosable.CompleteChosen(GreenThread thread) => EventOutcome.Continue;
 
     /// <summary>The scheduler was disposed while the thread slept (its queue forgot the entry): frees the entry for a later yield.</summary>
     internal override void Abandon(GreenThread thread)
@@ -113,7 +107,14 @@ internal sealed class SleepEvent : Event
     /// <inheritdoc/>
     public override string ToString() => $"Event.Sleep({_duration})";
 
-    internal override void DescribeWait(WaitDescription into) => into.Say($"a sleep of {_duration} to pass").Timer = true;
+    internal override void DescribeWait(WaitDescription into)
+    {
+        // In a trace, its name.
+        if (!into.ForTrace)
+        {
+            into.Say($"a sleep of {_duration} to pass").Timer = true;
+        }
+    }
 
     /// <summary>
     /// An entry of this sleep claimed by <paramref name="thread"/>: the first one free. Two green threads sleeping on

@@ -63,7 +63,7 @@ public sealed class TimedEvent<TEvent> : Event
     {
         Inner = inner;
         Timeout = timeout;
-        _direct = inner.TimedWaitOf(this, timeout);
+        _direct = (inner as ITimedWaitSource)?.TimedWaitOf(this, timeout);
         if (_direct is null)
         {
             _choice = new Choice(inner, new SleepEvent(timeout));
@@ -81,15 +81,17 @@ public sealed class TimedEvent<TEvent> : Event
     public bool TimedOut => _direct is { } direct ? direct.TimedOut : _choice!.Index == 1;
 
     /// <inheritdoc/>
-    internal override string? NotChoosableBecause => "it is a choice already; give the choice its event and an Event.Sleep branch instead";
-
-    /// <inheritdoc/>
     public override string ToString() => $"{Inner}.WithTimeout({Timeout})";
 
-    internal override string TraceText => $"{Inner.TraceText}.WithTimeout({Timeout})";
-
+    // In a trace, the event in its own trace words, and no result: a timed wait gives none of its own.
     internal override void DescribeWait(WaitDescription into)
     {
+        if (into.ForTrace)
+        {
+            into.Trace($"{WaitDescription.TraceOf(Inner)}.WithTimeout({Timeout})");
+            return;
+        }
+
         Inner.DescribeWait(into);
         into.Say($", or a timeout of {Timeout}").Timer = true;
     }
