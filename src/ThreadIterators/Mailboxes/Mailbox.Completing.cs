@@ -19,7 +19,7 @@ namespace ThreadIterators;
 //   4. Link an end segment as the tail's Next (it copies a bounded mailbox's capacity and room queue, so Capacity reads
 //      the same and a late waiting sender is found), read the tail's Base, make the end segment the tail, then freeze
 //      the old tail (one compare-and-swap, which also takes the parked bit), and set the end's Base from the frozen
-//      count. This is growth's order, for growth's reasons (Mailbox.Sending.cs): Next before the freeze so a receiver
+//      count. This is growth's order, for growth's reasons (Mailbox.Growing.cs): Next before the freeze so a receiver
 //      that drains it can move on, and the tail before the freeze so that a drained and pooled segment is never the
 //      tail.
 //   5. After the lock: if the freeze took the parked bit, wake the receiver as a sender would (WakeReceiver: a plain

@@ -18,7 +18,7 @@ namespace ThreadIterators;
 //   5. If no sender got in before the freeze (the large segment's position is still the head position), move the head
 //      to the small segment and give the large one to the pool at once. Otherwise TryTake drains the late messages
 //      first and moves on as after a growth. A park that shrank takes again, and parks on the small segment.
-// The freeze comes before the tail moves here, the order a growth must avoid (Mailbox.Sending.cs). It is safe because
+// The freeze comes before the tail moves here, the order a growth must avoid (Mailbox.Growing.cs). It is safe because
 // the only party that could pool the frozen segment is this receiver, which does so in step 5, after the tail has
 // moved; a sender that finds the segment frozen in between goes to Grow, waits for the lock, and finds the new tail.
 // The receiver is running, so it is not parked on the segment, and no wake-up is owed. Shrinking after a take, and not

@@ -14,7 +14,7 @@ namespace ThreadIterators;
 /// Any thread, under one lock per slot count. Segments are rented when a mailbox grows or gets its first message and
 /// returned when a receiver drains or shrinks one, so the lock is taken once per segment, never per message. A segment
 /// comes here only once it is no longer its mailbox's tail, and is renewed (a new life in its tail word) before it
-/// becomes a tail again: the growth order in the header of <c>Mailbox.Sending.cs</c> says why.
+/// becomes a tail again: the growth order in the header of <c>Mailbox.Growing.cs</c> says why.
 /// </para>
 /// <para>
 /// Measured on the ring sample (N = 10,000 forwarders, M = 1,000 messages, one worker): 0.17 bytes per hop, the
