@@ -86,17 +86,7 @@ public sealed partial class TaskEvent : Event, IChoosable
     /// <inheritdoc/>
     public override string ToString() => $"TaskEvent ({_core.Describe()})";
 
-    // In a trace, never whether the task has completed: that changes on another OS thread.
-    internal override void DescribeWait(WaitDescription into)
-    {
-        if (into.ForTrace)
-        {
-            into.Trace("TaskEvent");
-            return;
-        }
-
-        into.Say($"a task to complete, outside the scheduler ({_core.Describe()})").Outside = true;
-    }
+    internal override void DescribeWait(WaitDescription into) => _core.DescribeWait(into, "TaskEvent", "a task");
 
     internal override EventOutcome Park(GreenThread thread, Worker worker) => _core.Park(this, thread);
 

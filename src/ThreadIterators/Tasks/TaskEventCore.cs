@@ -72,6 +72,21 @@ internal struct TaskEventCore<TSlot>
     internal string Describe() => _wait.Describe();
 
     /// <summary>
+    /// The event's wait for the graph (<paramref name="awaited"/>: what it waits for) or, as <paramref name="name"/>
+    /// alone, for a trace: never whether the task has completed there, since that changes on another OS thread.
+    /// </summary>
+    internal void DescribeWait(WaitDescription into, string name, string awaited)
+    {
+        if (into.ForTrace)
+        {
+            into.Trace(name);
+            return;
+        }
+
+        into.Say($"{awaited} to complete, outside the scheduler ({Describe()})").Outside = true;
+    }
+
+    /// <summary>
     /// Step 2, inlined into the event's <c>Park</c> so the common fast case (a cached or synchronously completed
     /// task) costs no call more than it did.
     /// </summary>

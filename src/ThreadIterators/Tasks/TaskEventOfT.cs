@@ -104,17 +104,8 @@ public sealed class TaskEvent<T> : Event, IChoosable
     /// <inheritdoc/>
     public override string ToString() => $"TaskEvent<{TypeNames.Of<T>()}> ({_core.Describe()})";
 
-    // In a trace, never whether the task has completed: that changes on another OS thread.
-    internal override void DescribeWait(WaitDescription into)
-    {
-        if (into.ForTrace)
-        {
-            into.Trace($"TaskEvent<{TypeNames.Of<T>()}>");
-            return;
-        }
-
-        into.Say($"a Task<{TypeNames.Of<T>()}> to complete, outside the scheduler ({_core.Describe()})").Outside = true;
-    }
+    internal override void DescribeWait(WaitDescription into) =>
+        _core.DescribeWait(into, $"TaskEvent<{TypeNames.Of<T>()}>", $"a Task<{TypeNames.Of<T>()}>");
 
     internal override EventOutcome Park(GreenThread thread, Worker worker) => _core.Park(this, thread);
 
