@@ -251,8 +251,11 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
     /// </summary>
     public TimeProvider TimeProvider { get; }
 
-    /// <summary>Gets the implementation of <see cref="Policy"/>.</summary>
-    internal Placement Placement { get; }
+    /// <summary>
+    /// The implementation of <see cref="Policy"/>. A readonly field, not a property, so a wake-up calls the struct's
+    /// methods in place rather than on a copy.
+    /// </summary>
+    internal readonly Placement Placement;
 
     /// <summary>Gets the controller of a driven run, or null (<see cref="SchedulerOptions.Controller"/>).</summary>
     internal IRunController? Controller { get; }
