@@ -122,7 +122,7 @@ public sealed class ChannelReadEvent<T> : Event, IChoosable
     internal override EventOutcome Park(GreenThread thread, Worker worker)
     {
         _wait.Bind(thread, this);
-        return _wait.Park(new ChannelReadSide<T>(this), thread, worker, tryFirst: !thread.Scheduler.SeedsOutsideWork);
+        return !thread.Scheduler.SeedsOutsideWork && TryRead() ? EventOutcome.Continue : _wait.Wait(new ChannelReadSide<T>(this), thread, worker);
     }
 
     internal override EventOutcome Resume(GreenThread thread, Worker worker) => _wait.Resume(new ChannelReadSide<T>(this), thread, worker);
@@ -136,7 +136,7 @@ public sealed class ChannelReadEvent<T> : Event, IChoosable
     EventOutcome IChoosable.TryCompleteNow(GreenThread thread)
     {
         _wait.Bind(thread, this);
-        return _wait.TryCompleteNow(new ChannelReadSide<T>(this), thread, tryFirst: !thread.Scheduler.SeedsOutsideWork);
+        return !thread.Scheduler.SeedsOutsideWork && TryRead() ? EventOutcome.Continue : _wait.Wait(new ChannelReadSide<T>(this), thread, worker: null);
     }
 
     bool IChoosable.Enlist(GreenThread thread, ChoiceBranch branch, long generation) => _wait.Enlist(new ChannelReadSide<T>(this), thread, branch, generation);

@@ -1,4 +1,5 @@
 using System;
+using System.Runtime.CompilerServices;
 using System.Threading;
 using System.Threading.Channels;
 using System.Threading.Tasks;
@@ -19,8 +20,9 @@ namespace ThreadIterators;
 /// <see cref="Abandon"/>.
 /// </para>
 /// <para>
-/// The loop, for a yield alone (<see cref="Park{TSide}"/>, <see cref="Resume{TSide}"/>) and a choice's first look
-/// (<see cref="TryCompleteNow{TSide}"/>):
+/// The loop, for a yield alone (the event's <c>Park</c>, then <see cref="Resume{TSide}"/>) and a choice's first look
+/// (the event's <c>TryCompleteNow</c>); the event does step 1 itself, inlined, and calls <see cref="Wait{TSide}"/> for
+/// the rest:
 /// </para>
 /// <list type="number">
 /// <item>Try the read or write (<see cref="IChannelSide.TryNow"/>): done if the channel let it. In an explored run that
@@ -84,11 +86,7 @@ internal struct ChannelWait
         }
     }
 
-    /// <summary>Steps 1 to 4 for a yield alone; <paramref name="tryFirst"/> false in an explored run that seeds outside work.</summary>
-    internal EventOutcome Park<TSide>(TSide side, GreenThread thread, Worker worker, bool tryFirst)
-        where TSide : struct, IChannelSide => TryOrWait(side, thread, worker, tryFirst);
-
-    /// <summary>Step 4 for a thread woken by the channel's wait, then the loop again if the channel may let it.</summary>
+    /// <summary>Step 4 for a thread woken by the channel's wait, then step 1, and the loop again if another took what the wait was for.</summary>
     internal EventOutcome Resume<TSide>(TSide side, GreenThread thread, Worker worker)
         where TSide : struct, IChannelSide
     {
@@ -98,15 +96,8 @@ internal struct ChannelWait
             return resumed;
         }
 
-        return ChannelMayLet(side) ? TryOrWait(side, thread, worker, tryFirst: true) : EventOutcome.Continue;
+        return ChannelMayLet(side) && !side.TryNow() ? Wait(side, thread, worker) : EventOutcome.Continue;
     }
-
-    /// <summary>
-    /// Steps 1 to 4 for a choice's first look: the wait is asked for now, not at enlisting, so a completed channel
-    /// answers at once and completes the choice here. <paramref name="tryFirst"/> as for <see cref="Park{TSide}"/>.
-    /// </summary>
-    internal EventOutcome TryCompleteNow<TSide>(TSide side, GreenThread thread, bool tryFirst)
-        where TSide : struct, IChannelSide => TryOrWait(side, thread, worker: null, tryFirst);
 
     /// <summary>Registers a choice's branch on the channel's wait, asked for now unless one is outstanding.</summary>
     internal bool Enlist<TSide>(TSide side, GreenThread thread, ChoiceBranch branch, long generation)
@@ -164,18 +155,19 @@ internal struct ChannelWait
         }
     }
 
-    /// <summary>The loop, steps 1 to 4: parks the thread on <paramref name="worker"/>, or, with none, looks for a choice.</summary>
-    private EventOutcome TryOrWait<TSide>(TSide side, GreenThread thread, Worker? worker, bool tryFirst)
+    /// <summary>
+    /// The loop from step 2, for an event whose own step 1 found the channel would not let it (or skipped it in a
+    /// seeded run): parks the thread on <paramref name="worker"/>, or, with none, looks for a choice
+    /// (<c>TryCompleteNow</c>: the wait is asked for now, not at enlisting, so a completed channel answers at once and
+    /// completes the choice here). Not inlined, so the event's step 1, on the path where the channel lets it at once,
+    /// keeps the small frame it had.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    internal EventOutcome Wait<TSide>(TSide side, GreenThread thread, Worker? worker)
         where TSide : struct, IChannelSide
     {
         while (true)
         {
-            if (tryFirst && side.TryNow())
-            {
-                return EventOutcome.Continue;
-            }
-
-            tryFirst = true;
             if (!_pending)
             {
                 Arm(side.WaitAsync());
@@ -197,7 +189,7 @@ internal struct ChannelWait
                 return outcome;
             }
 
-            if (!ChannelMayLet(side))
+            if (!ChannelMayLet(side) || side.TryNow())
             {
                 return EventOutcome.Continue;
             }

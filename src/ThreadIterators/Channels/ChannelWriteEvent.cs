@@ -150,7 +150,7 @@ public sealed class ChannelWriteEvent<T> : Event, IChoosable
     {
         _wait.Bind(thread, this);
         CheckArmed(thread);
-        return _wait.Park(new ChannelWriteSide<T>(this), thread, worker, tryFirst: !thread.Scheduler.SeedsOutsideWork);
+        return !thread.Scheduler.SeedsOutsideWork && TryWrite() ? EventOutcome.Continue : _wait.Wait(new ChannelWriteSide<T>(this), thread, worker);
     }
 
     internal override EventOutcome Resume(GreenThread thread, Worker worker) => _wait.Resume(new ChannelWriteSide<T>(this), thread, worker);
@@ -177,7 +177,7 @@ public sealed class ChannelWriteEvent<T> : Event, IChoosable
     {
         _wait.Bind(thread, this);
         CheckArmed(thread);
-        return _wait.TryCompleteNow(new ChannelWriteSide<T>(this), thread, tryFirst: !thread.Scheduler.SeedsOutsideWork);
+        return !thread.Scheduler.SeedsOutsideWork && TryWrite() ? EventOutcome.Continue : _wait.Wait(new ChannelWriteSide<T>(this), thread, worker: null);
     }
 
     bool IChoosable.Enlist(GreenThread thread, ChoiceBranch branch, long generation) => _wait.Enlist(new ChannelWriteSide<T>(this), thread, branch, generation);
