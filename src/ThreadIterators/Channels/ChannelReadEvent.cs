@@ -122,6 +122,8 @@ public sealed class ChannelReadEvent<T> : Event, IChoosable
     internal override EventOutcome Park(GreenThread thread, Worker worker)
     {
         _wait.Bind(thread, this);
+        // Step 1 of ChannelWait's loop here, where it inlines into this method; the wait, if the channel does not
+        // let it at once, in ChannelWait.
         return !thread.Scheduler.SeedsOutsideWork && TryRead() ? EventOutcome.Continue : _wait.Wait(new ChannelReadSide<T>(this), thread, worker);
     }
 

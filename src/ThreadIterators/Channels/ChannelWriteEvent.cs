@@ -150,6 +150,8 @@ public sealed class ChannelWriteEvent<T> : Event, IChoosable
     {
         _wait.Bind(thread, this);
         CheckArmed(thread);
+        // Step 1 of ChannelWait's loop here, where it inlines into this method; the wait, if the channel does not
+        // let it at once, in ChannelWait.
         return !thread.Scheduler.SeedsOutsideWork && TryWrite() ? EventOutcome.Continue : _wait.Wait(new ChannelWriteSide<T>(this), thread, worker);
     }
 
