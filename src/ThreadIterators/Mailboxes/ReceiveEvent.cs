@@ -21,19 +21,28 @@ public sealed class ReceiveEvent<T> : Event, IChoosable, ITimedWaitSource
     /// <summary>The mailbox this event receives from.</summary>
     private readonly Mailbox<T> _mailbox;
 
-    /// <summary>The message of the latest receive, or the end; shared with <see cref="SharedReceiveEvent{T}"/>.</summary>
-    private Received<T> _received;
+    /// <summary>The message of the latest receive; default once the end was received.</summary>
+    private T _value = default!;
+
+    /// <summary>
+    /// Whether a receive got the end. Set once and never cleared, since nothing follows the end; so a message costs
+    /// no store here, and <see cref="Value"/> reads one flag.
+    /// </summary>
+    private bool _completed;
+
+    /// <summary>The mailbox's <see cref="Mailbox{T}.OutlivesReceiver"/>, kept here in a spare byte after <see cref="_completed"/>.</summary>
+    private bool _outlivesReceiver;
 
     internal ReceiveEvent(Mailbox<T> mailbox) => _mailbox = mailbox;
 
     /// <summary>
-    /// Gets or sets the mailbox's <see cref="Mailbox{T}.OutlivesReceiver"/>, kept in a spare byte of
-    /// <see cref="_received"/> (see <see cref="Received{T}.OutlivesReceiver"/>). Set once, at the mailbox's construction.
+    /// Gets or sets the mailbox's <see cref="Mailbox{T}.OutlivesReceiver"/>, kept here because the event has a spare
+    /// byte and the mailbox has none: a field there would cost 8 bytes. Set once, at the mailbox's construction.
     /// </summary>
     internal bool OutlivesReceiver
     {
-        get => _received.OutlivesReceiver;
-        set => _received.OutlivesReceiver = value;
+        get => _outlivesReceiver;
+        set => _outlivesReceiver = value;
     }
 
     /// <summary>Gets the message received by the latest receive.</summary>
@@ -41,14 +50,25 @@ public sealed class ReceiveEvent<T> : Event, IChoosable, ITimedWaitSource
     /// The receive got the end of the completed mailbox, not a message (<see cref="IsCompleted"/>). The message names
     /// the mailbox; the inner exception is the error it was completed with, if any.
     /// </exception>
-    public T Value => _received.Get(this);
+    public T Value
+    {
+        get
+        {
+            if (_completed)
+            {
+                Received.ThrowCompleted(this, _mailbox, _mailbox.CompletionError);
+            }
+
+            return _value;
+        }
+    }
 
     /// <summary>
     /// Gets a value indicating whether the latest receive got the end rather than a message: the mailbox was completed
     /// (<see cref="Mailbox{T}.Complete"/>) and every message sent before has been taken. It stays true: every later
     /// receive completes at once with the end.
     /// </summary>
-    public bool IsCompleted => _received.IsCompleted;
+    public bool IsCompleted => _completed;
 
     /// <summary>Gets the mailbox this event receives from.</summary>
     public Mailbox<T> Mailbox => _mailbox;
@@ -65,7 +85,7 @@ public sealed class ReceiveEvent<T> : Event, IChoosable, ITimedWaitSource
         }
         else if (into.Completed)
         {
-            into.Gave(_received.TraceResult());
+            into.Gave(Received.TraceResult(_completed, _value));
         }
     }
 
@@ -80,10 +100,18 @@ public sealed class ReceiveEvent<T> : Event, IChoosable, ITimedWaitSource
     }
 
     /// <summary>Stores a taken message for the body to read. Receiver only.</summary>
-    internal void Deliver(T message) => _received.Deliver(message, this);
+    internal void Deliver(T message)
+    {
+        Debug.Assert(!_completed, $"{this} delivered a message after the end: its completed mailbox took a send.");
+        _value = message;
+    }
 
     /// <summary>Records that the receive got the end of the completed mailbox. Receiver only.</summary>
-    internal void DeliverEnd() => _received.DeliverEnd();
+    internal void DeliverEnd()
+    {
+        _completed = true;
+        _value = default!;
+    }
 
     internal override void Abandon(GreenThread thread) => _mailbox.Abandon();
 

@@ -21,8 +21,14 @@ public sealed class SharedReceiveEvent<T> : Event, IChoosable
     /// <summary>The receiving thread's place among the parked receivers; made, and the event bound, when first yielded.</summary>
     private Waiter? _waiter;
 
-    /// <summary>The message of the latest receive, or the end; shared with <see cref="ReceiveEvent{T}"/>.</summary>
-    private Received<T> _received;
+    /// <summary>The message of the latest receive; default once the end was received.</summary>
+    private T _value = default!;
+
+    /// <summary>
+    /// Whether a receive got the end. Set once and never cleared, since nothing follows the end; so a message costs
+    /// no store here, and <see cref="Value"/> reads one flag.
+    /// </summary>
+    private bool _completed;
 
     internal SharedReceiveEvent(SharedMailbox<T> mailbox) => _mailbox = mailbox;
 
@@ -31,14 +37,25 @@ public sealed class SharedReceiveEvent<T> : Event, IChoosable
     /// The receive got the end of the completed mailbox, not a message (<see cref="IsCompleted"/>). The message names
     /// the mailbox; the inner exception is the error it was completed with, if any.
     /// </exception>
-    public T Value => _received.Get(this);
+    public T Value
+    {
+        get
+        {
+            if (_completed)
+            {
+                Received.ThrowCompleted(this, _mailbox, _mailbox.CompletionError);
+            }
+
+            return _value;
+        }
+    }
 
     /// <summary>
     /// Gets a value indicating whether the latest receive got the end rather than a message: the mailbox was completed
     /// (<see cref="SharedMailbox{T}.Complete"/>) and every message sent before has been taken, by this receiver or
     /// another. It stays true: every later receive completes at once with the end.
     /// </summary>
-    public bool IsCompleted => _received.IsCompleted;
+    public bool IsCompleted => _completed;
 
     /// <summary>Gets the mailbox this event receives from.</summary>
     public SharedMailbox<T> Mailbox => _mailbox;
@@ -55,7 +72,7 @@ public sealed class SharedReceiveEvent<T> : Event, IChoosable
         }
         else if (into.Completed)
         {
-            into.Gave(_received.TraceResult());
+            into.Gave(Received.TraceResult(_completed, _value));
         }
     }
 
@@ -155,10 +172,18 @@ public sealed class SharedReceiveEvent<T> : Event, IChoosable
     // inline into Park: written in place, they cost a direct call per receive.
 
     /// <summary>Stores a taken message for the body to read. The receiving thread.</summary>
-    private void Deliver(T message) => _received.Deliver(message, this);
+    private void Deliver(T message)
+    {
+        Debug.Assert(!_completed, $"{this} delivered a message after the end: its completed mailbox took a send.");
+        _value = message;
+    }
 
     /// <summary>Records that the receive got the end of the completed mailbox. The receiving thread.</summary>
-    private void DeliverEnd() => _received.DeliverEnd();
+    private void DeliverEnd()
+    {
+        _completed = true;
+        _value = default!;
+    }
 
     private EventOutcome Receive(Waiter waiter)
     {
