@@ -32,7 +32,7 @@ public abstract partial class RuntimeContract
         var before = supervisor.Children.Select(c => c.Thread).ToArray();
 
         pupils.Crash("b");
-        WaitUntil(() => pupils.Restarts == 1, "b is restarted");
+        WaitUntil(() => restarts.Count == 1, "b is restarted");
 
         Assert.Equal(["end b", "start b"], pupils.Since(3));
         var after = supervisor.Children;
@@ -70,7 +70,7 @@ public abstract partial class RuntimeContract
         WaitUntil(() => pupils.Waiting("a", "b", "c") && supervisor.Children.All(c => c.Thread is not null), "the three children start");
 
         pupils.Crash("b");
-        WaitUntil(() => pupils.Restarts == 1, "the children are restarted");
+        WaitUntil(() => restarts.Count == 1, "the children are restarted");
 
         Assert.Equal(["end b", "canceled c", "end c", "canceled a", "end a", "start a", "start b", "start c"], pupils.Since(3));
         Assert.Equal(["a", "b", "c"], Assert.Single(restarts).Restarted);
@@ -257,7 +257,7 @@ public abstract partial class RuntimeContract
             Assert.Null(supervisor.Children[1].Thread);
             Assert.Equal(i, supervisor.RestartCount);
             clock.Advance(TimeSpan.FromTicks(1));
-            WaitUntil(() => pupils.Restarts == i + 1, $"restart {i + 1} after {expected[i]}");
+            WaitUntil(() => restarts.Count == i + 1, $"restart {i + 1} after {expected[i]}");
         }
 
         Assert.Equal(expected, restarts.Select(r => r.Delay));
@@ -347,7 +347,7 @@ public abstract partial class RuntimeContract
         var firstInner = inner.Thread;
 
         pupils.Crash("i1");
-        WaitUntil(() => pupils.Restarts == 1 && pupils.Log.Count == 9 && pupils.Waiting("i1", "i2"), "the outer supervisor restarts the inner one");
+        WaitUntil(() => restarts.Count == 1 && pupils.Log.Count == 9 && pupils.Waiting("i1", "i2"), "the outer supervisor restarts the inner one");
 
         Assert.Equal(["end i1", "canceled i2", "end i2", "start i1", "start i2"], pupils.Since(4));
         var restart = Assert.Single(restarts);
