@@ -161,6 +161,12 @@ public sealed class Choice : Event
     /// There are none or too many, one appears twice, or one cannot be withdrawn (the message names it and why).
     /// </exception>
     public Choice(params Event[] branches)
+        : this(branches, timeoutAlone: false)
+    {
+    }
+
+    /// <summary>Initializes a choice; <paramref name="timeoutAlone"/> for the choice of a <see cref="TimedEvent{TEvent}"/>, an event and its deadline.</summary>
+    internal Choice(Event[] branches, bool timeoutAlone)
     {
         ArgumentNullException.ThrowIfNull(branches);
         if (branches.Length is 0 or > MaxBranches)
@@ -176,7 +182,7 @@ public sealed class Choice : Event
         for (var i = 0; i < _branches.Length; i++)
         {
             var branch = _branches[i] ?? throw new ArgumentNullException(nameof(branches), $"Branch {i} of the choice is null.");
-            if (IChoosable.WhyNot(branch) is { } reason)
+            if (IChoosable.WhyNot(branch, timeoutAlone) is { } reason)
             {
                 throw new ArgumentException($"Branch {i} of the choice, {branch}, cannot be a branch: {reason}.", nameof(branches));
             }

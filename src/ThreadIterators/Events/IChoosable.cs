@@ -58,6 +58,14 @@ internal interface IChoosable
     string? NotChoosableBecause => null;
 
     /// <summary>
+    /// Gets a value indicating whether this event may be given a timeout even where <see cref="NotChoosableBecause"/>
+    /// keeps it out of a choice among other events: a put made by <c>Put</c> is the same wait with a deadline whether
+    /// its message went in at the call (it completes at once, not timed out) or waits for room (a timeout sends
+    /// nothing). Only the time branch competes with it, and no other event can win while its message is in.
+    /// </summary>
+    bool TimesOutAlone => false;
+
+    /// <summary>
     /// Completes the event now if it can, with the effect a <see cref="Event.Park"/> that returned
     /// <see cref="EventOutcome.Continue"/> would have had (the message taken, the put sent); otherwise does nothing
     /// and returns <see cref="EventOutcome.Parked"/>. Never parks. Step 1; the worker running <paramref name="thread"/>.
@@ -87,12 +95,13 @@ internal interface IChoosable
     EventOutcome CompleteChosen(GreenThread thread);
 
     /// <summary>
-    /// Gets why <paramref name="event"/> cannot be a branch of a choice (nor be given a timeout, which is a choice of
-    /// it and a sleep), or null if it can. For the messages of <see cref="Choice"/>'s constructor and
-    /// <see cref="TimeoutExtensions.WithTimeout{TEvent}(TEvent, TimeSpan)"/>; not on a hot path.
+    /// Gets why <paramref name="event"/> cannot be a branch of a choice or, with <paramref name="timeoutAlone"/>, be
+    /// given a timeout (a choice of it and a sleep), or null if it can. For the messages of <see cref="Choice"/>'s
+    /// constructor and <see cref="TimeoutExtensions.WithTimeout{TEvent}(TEvent, TimeSpan)"/>; not on a hot path.
     /// </summary>
-    static string? WhyNot(Event @event) => @event switch
+    static string? WhyNot(Event @event, bool timeoutAlone = false) => @event switch
     {
+        IChoosable { TimesOutAlone: true } when timeoutAlone => null,
         IChoosable choosable => choosable.NotChoosableBecause,
         Choice => "choices do not nest; list its branches in the outer choice instead",
 

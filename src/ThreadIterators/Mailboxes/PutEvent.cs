@@ -68,6 +68,9 @@ public sealed class PutEvent<T> : Event, IChoosable
         ? "Put(message) sends at once when there is room, so a choice could not withdraw it; use CreatePutEvent().For(message), which sends only if chosen"
         : null;
 
+    /// <inheritdoc/>
+    bool IChoosable.TimesOutAlone => true;
+
     /// <summary>Arms the put with <paramref name="message"/>: the next yield sends it. Returns this event, to yield.</summary>
     /// <param name="message">The message to send.</param>
     /// <returns>This event.</returns>

@@ -66,7 +66,7 @@ public sealed class TimedEvent<TEvent> : Event
         _direct = (inner as ITimedWaitSource)?.TimedWaitOf(this, timeout);
         if (_direct is null)
         {
-            _choice = new Choice(inner, new SleepEvent(timeout));
+            _choice = new Choice([inner, new SleepEvent(timeout)], timeoutAlone: true);
             _choice.DoesTheWorkOf(this);
         }
     }

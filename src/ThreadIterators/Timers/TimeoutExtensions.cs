@@ -34,7 +34,7 @@ public static class TimeoutExtensions
             throw new ArgumentOutOfRangeException(nameof(timeout), timeout, $"The timeout of {@event} must last from zero to {Event.MaxSleepText}, or be Timeout.InfiniteTimeSpan.");
         }
 
-        if (IChoosable.WhyNot(@event) is { } reason)
+        if (IChoosable.WhyNot(@event, timeoutAlone: true) is { } reason)
         {
             throw new ArgumentException($"{@event} cannot have a timeout: {reason}.", nameof(@event));
         }

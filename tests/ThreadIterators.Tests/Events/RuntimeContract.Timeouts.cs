@@ -122,6 +122,78 @@ public abstract partial class RuntimeContract
     }
 
     [Fact]
+    public void Timeout_PutMadeByPut_MeansTheSameWithRoomAsWithout()
+    {
+        // Put(m) sends at the call when there is room, and returns a waiting put when there is none; with a timeout,
+        // both are the same wait: with room it completes at once, not timed out; without, a timeout sends nothing.
+        var scheduler = CreateSchedulerWithFakeTime(out var clock);
+        var outbox = new Mailbox<int>(1, "outbox") { OutlivesReceiver = true };
+        var outcomes = new List<string>();
+        TimedEvent<Event>? waiting = null;
+        var sender = scheduler.Spawn(Send(), "sender");
+        WaitUntil(() => Volatile.Read(ref waiting) is { } t && Probe.ParkedWait(t) != 0 && Probe.TimersSettled(scheduler, 1), "the second put parks on its deadline");
+        clock.Advance(TimedWait);
+        Join(sender);
+
+        Assert.Equal(["1: not timed out", "2: timed out"], outcomes);
+        Assert.Equal(1, outbox.Count);
+        Assert.Equal([1], Drain(outbox));
+
+        IEnumerable<Event> Send()
+        {
+            var withRoom = outbox.Put(1).WithTimeout(TimedWait);
+            yield return withRoom;
+            outcomes.Add(withRoom.TimedOut ? "1: timed out" : "1: not timed out");
+
+            var full = outbox.Put(2).WithTimeout(TimedWait);
+            Volatile.Write(ref waiting, full);
+            yield return full;
+            outcomes.Add(full.TimedOut ? "2: timed out" : "2: not timed out");
+        }
+    }
+
+    [Fact]
+    public void Timeout_PutMadeByPut_IsStillRefusedAsABranchAmongOthers()
+    {
+        var outbox = new Mailbox<int>(1, "outbox") { OutlivesReceiver = true };
+        var inbox = new Mailbox<int>("inbox");
+        Run(Body());
+        Assert.Equal([2], Drain(outbox));
+
+        IEnumerable<Event> Body()
+        {
+            var sent = outbox.Put(1);
+            var withRoom = Assert.Throws<ArgumentException>(() => new Choice(sent, inbox.Recv()));
+            Assert.Contains("sent its message at once", withRoom.Message, StringComparison.Ordinal);
+            yield return sent;
+            var waiting = outbox.Put(2);
+            var full = Assert.Throws<ArgumentException>(() => new Choice(waiting, inbox.Recv()));
+            Assert.Contains("CreatePutEvent", full.Message, StringComparison.Ordinal);
+            Assert.True(outbox.TryRecv(out var one));
+            Assert.Equal(1, one);
+            yield return waiting;
+        }
+    }
+
+    /// <summary>Takes every message queued in <paramref name="mailbox"/>, from a green thread, as its receiver must.</summary>
+    private List<int> Drain(Mailbox<int> mailbox)
+    {
+        var taken = new List<int>();
+        Run(Take());
+        return taken;
+
+        IEnumerable<Event> Take()
+        {
+            while (mailbox.TryRecv(out var message))
+            {
+                taken.Add(message);
+            }
+
+            yield break;
+        }
+    }
+
+    [Fact]
     public void Timeout_Join_TimesOutWhileTheThreadRuns_ThenSeesItsEnd()
     {
         var scheduler = CreateSchedulerWithFakeTime(out var clock);
