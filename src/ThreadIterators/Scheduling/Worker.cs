@@ -54,7 +54,8 @@ internal sealed partial class Worker
     /// <summary>
     /// Most threads a worker takes from the inject queue at once, as Go's <c>globrunqget</c> takes a batch: outside
     /// wake-ups (task completions, timers) can arrive faster than one per look. The first runs at once, the rest go
-    /// to the local queue, where idle workers can steal them. Guessed; bounded so one worker does not take them all.
+    /// to the local queue, where idle workers can steal them, or, behind a local queue over half full, to
+    /// <see cref="_held"/>. Guessed; bounded so one worker does not take them all.
     /// </summary>
     private const int InjectBatch = 32;
 
@@ -135,6 +136,18 @@ internal sealed partial class Worker
     /// next tick.
     /// </summary>
     private int _turns;
+
+    /// <summary>
+    /// Threads of an inject batch taken behind a local queue over half full, run one a turn before anything else
+    /// (<see cref="TakeHeld"/>); <see cref="_heldNext"/> to <see cref="_heldCount"/> are still to run. Owning worker only.
+    /// </summary>
+    private readonly GreenThread?[] _held = new GreenThread?[InjectBatch - 1];
+
+    /// <summary>The next of <see cref="_held"/> to run.</summary>
+    private int _heldNext;
+
+    /// <summary>How many of <see cref="_held"/> the last batch filled.</summary>
+    private int _heldCount;
 
     /// <summary>
     /// Turns started, ever (wrapping). Written by this worker as each turn starts, read by the watchdog, which tells

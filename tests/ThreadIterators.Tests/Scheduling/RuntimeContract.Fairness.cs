@@ -1,6 +1,7 @@
 using System;
 using System.Collections.Concurrent;
 using System.Collections.Generic;
+using System.Linq;
 using System.Threading;
 using ThreadIterators;
 
@@ -151,6 +152,91 @@ public abstract partial class RuntimeContract
                 yield return message;
                 Volatile.Write(ref ranAt[message.Value], Interlocked.Read(ref turns));
                 woken.Release();
+            }
+        }
+    }
+
+    [Fact]
+    public void OutsideWakeUps_ABurstBehindOverflowingLocalLoad_RunWithinTheirBatches()
+    {
+        // As above, with a burst: every parked thread woken at once from an OS thread. Each look at the inject queue
+        // must serve a batch, not one thread, however full the local queue is.
+        if (Policy is SchedulingPolicy.Dedicated or SchedulingPolicy.SharedQueue)
+        {
+            return;
+        }
+
+        const int loaders = 2_000;
+        const int burst = 2_000;
+        long turns = 0;
+        var ran = 0;
+        var stop = 0;
+        var inboxes = Enumerable.Range(0, burst).Select(i => new Mailbox<int>($"burst {i}")).ToArray();
+        var sentAt = new long[burst];
+        var ranAt = new long[burst];
+        var allRan = new ManualResetEventSlim();
+
+        Run(SpawnLoad(), "spawner");
+        var receivers = inboxes.Select((inbox, i) => Scheduler.Spawn(Receive(inbox, i), $"receiver {i}")).ToArray();
+        WaitUntil(() => inboxes.All(inbox => inbox.IsReceiverParked), "every receiver is parked");
+        WaitUntil(() => Interlocked.Read(ref turns) > 10 * loaders, "the load has gone round a few times");
+        for (var i = 0; i < burst; i++)
+        {
+            inboxes[i].Send(i);
+
+            // Read after the send, as above: a preemption between the two can only shrink a gap.
+            sentAt[i] = Interlocked.Read(ref turns);
+        }
+
+        Assert.True(allRan.Wait(Timeout), $"{Volatile.Read(ref ran)} of {burst} threads woken from outside ran within {Timeout}");
+        Volatile.Write(ref stop, 1);
+        foreach (var receiver in receivers)
+        {
+            Join(receiver);
+        }
+
+        WaitForAll();
+
+        // Load turns between each wake-up and its thread's turn. With a batch of up to 32 (InjectBatch) served a look,
+        // and a look every 61 turns (InjectInterval) of each worker, the last of the burst runs after about burst / 32
+        // looks, the median after half as many: the bound is twice the last's. The median, as above, because a
+        // preempted worker or sender skews a few. Served one thread a look, the median waited about burst / 2 looks.
+        var gaps = new long[burst];
+        for (var i = 0; i < burst; i++)
+        {
+            gaps[i] = ranAt[i] - sentAt[i];
+        }
+
+        Array.Sort(gaps);
+        var bound = 2 * (burst / 32 + 1) * 61;
+        Assert.True(gaps[burst / 2] <= bound, $"median load turns before a thread woken in the burst ran: {gaps[burst / 2]}, above {bound}; 90th percentile {gaps[burst * 9 / 10]}, last {gaps[^1]}");
+
+        IEnumerable<Event> SpawnLoad()
+        {
+            for (var i = 0; i < loaders; i++)
+            {
+                Scheduler.Spawn(Load());
+            }
+
+            yield break;
+        }
+
+        IEnumerable<Event> Load()
+        {
+            while (Volatile.Read(ref stop) == 0)
+            {
+                Interlocked.Increment(ref turns);
+                yield return Event.Yield;
+            }
+        }
+
+        IEnumerable<Event> Receive(Mailbox<int> inbox, int index)
+        {
+            yield return inbox.Recv();
+            Volatile.Write(ref ranAt[index], Interlocked.Read(ref turns));
+            if (Interlocked.Increment(ref ran) == burst)
+            {
+                allRan.Set();
             }
         }
     }
