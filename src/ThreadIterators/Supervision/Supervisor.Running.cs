@@ -14,8 +14,9 @@ namespace ThreadIterators.Supervision;
 //      and the body is spawned and watched. A dictionary from thread to child finds the child an exit message is about.
 //   2. A child's end. A thread no longer in the dictionary (a child shut down or removed on purpose) is stale, and its
 //      message ignored. The restart type decides (a temporary child is dropped; a transient one that ended normally
-//      stays ended); then the intensity check: the restarts' timestamps, in the scheduler's TimeProvider, less those a
-//      period old or more, and a restart that would make them more than MaxRestarts is refused: every child is shut
+//      stays ended); then the intensity check: the restarts' timestamps, in the scheduler's TimeProvider, less those more
+//      than a period old (one exactly a period old counts, as in OTP), and a restart that would make them more than
+//      MaxRestarts is refused: every child is shut
 //      down, in reverse start order, and the supervisor gives up, ending faulted. Otherwise the strategy gives the
 //      group: its other running children are shut down in reverse start order, then the group is started in start
 //      order, at once, or, with a backoff, when a SendAfter wake-up finds the restart due.

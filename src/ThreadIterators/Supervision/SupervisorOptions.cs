@@ -20,7 +20,10 @@ public sealed class SupervisorOptions
     /// </summary>
     public int MaxRestarts { get; init; } = 1;
 
-    /// <summary>Gets the period <see cref="MaxRestarts"/> counts over; more than zero. Defaults to 5 seconds, as OTP's.</summary>
+    /// <summary>
+    /// Gets the period <see cref="MaxRestarts"/> counts over; more than zero. Defaults to 5 seconds, as OTP's. A restart
+    /// exactly one period old still counts, as in OTP.
+    /// </summary>
     public TimeSpan Period { get; init; } = TimeSpan.FromSeconds(5);
 
     /// <summary>Gets a delay before each restart that grows while children keep failing, or null (the default) to restart at once.</summary>

@@ -145,12 +145,15 @@ internal sealed partial class SupervisorRun
     /// <summary>Every running child, in reverse start order.</summary>
     internal List<ChildSlot> AllRunningReversed() => RunningReversed(_slots, except: null);
 
-    /// <summary>The intensity check: counts a restart if it is within <see cref="SupervisorOptions.MaxRestarts"/> in the period.</summary>
+    /// <summary>
+    /// The intensity check: counts a restart if it is within <see cref="SupervisorOptions.MaxRestarts"/> in the period.
+    /// A restart exactly a period old still counts, as OTP's supervisor keeps one while it is no more than a period old.
+    /// </summary>
     private bool TryCountRestart()
     {
         var options = _supervisor.Options;
         var now = _clock!.GetTimestamp();
-        while (_restarts.TryPeek(out var oldest) && _clock.GetElapsedTime(oldest, now) >= options.Period)
+        while (_restarts.TryPeek(out var oldest) && _clock.GetElapsedTime(oldest, now) > options.Period)
         {
             _restarts.Dequeue();
         }
