@@ -54,6 +54,15 @@ public sealed class ChildSpec
     public RestartType Restart { get; init; } = RestartType.Permanent;
 
     /// <summary>
+    /// Gets a value indicating whether the child's end by itself may shut its supervisor down, as the supervisor's
+    /// <see cref="SupervisorOptions.AutoShutdown"/> says (OTP's <c>significant</c>). Only a <see cref="RestartType.Transient"/>
+    /// or <see cref="RestartType.Temporary"/> child may be significant, and only under a supervisor whose auto-shutdown is
+    /// not <see cref="AutoShutdown.Never"/>: the supervisor refuses any other with an <see cref="ArgumentException"/> naming
+    /// the child. False by default.
+    /// </summary>
+    public bool Significant { get; init; }
+
+    /// <summary>
     /// Gets the shutdown grace: when the supervisor shuts the child down, it cancels the child's token and waits this
     /// long for it to end by itself, then stops it (<see cref="GreenThread.Stop"/>) and waits for its <c>finally</c>
     /// blocks. <see cref="TimeSpan.Zero"/> stops it at once (OTP's <c>brutal_kill</c>);
@@ -76,5 +85,5 @@ public sealed class ChildSpec
     internal Func<IEnumerable<Event>>? StartPlain { get; }
 
     /// <inheritdoc/>
-    public override string ToString() => $"child '{Id}' ({Restart}, shutdown {(Shutdown == Timeout.InfiniteTimeSpan ? "infinite" : Shutdown.ToString())})";
+    public override string ToString() => $"child '{Id}' ({Restart}{(Significant ? ", significant" : string.Empty)}, shutdown {(Shutdown == Timeout.InfiniteTimeSpan ? "infinite" : Shutdown.ToString())})";
 }

@@ -20,6 +20,10 @@ namespace ThreadIterators.Supervision;
 //      down, in reverse start order, and the supervisor gives up, ending faulted. Otherwise the strategy gives the
 //      group: its other running children are shut down in reverse start order, then the group is started in start
 //      order, at once, or, with a backoff, when a SendAfter wake-up finds the restart due.
+//      A child that ended by itself (a temporary one however it ended, a transient one normally) and is significant
+//      shuts the supervisor down under AutoShutdown.AnySignificant, and so does the last significant one running or
+//      waiting for a restart under AllSignificant: the same shutdown as for the run's token, ending normally (OTP's
+//      auto_shutdown).
 //   3. Shutdown of one child (a restart's group, a removal, the run's token, a give-up): cancel its token and wait for
 //      its end (Ended, with its grace as the timeout), then Stop it and wait for its finally blocks. Only then is the
 //      child forgotten, so a supervisor stopped meanwhile still stops it. One child at a time, in reverse start order;
@@ -77,8 +81,14 @@ public sealed partial class Supervisor
                 if (choice.Index == 0)
                 {
                     var exit = exits.Recv().Value;
-                    if (run.OnExit(exit, out var giveUp) is not { } slot)
+                    if (run.OnExit(exit, out var giveUp, out var autoShutdown) is not { } slot)
                     {
+                        if (autoShutdown)
+                        {
+                            // Its significant children have ended by themselves: it shuts down as for its token.
+                            break;
+                        }
+
                         continue;
                     }
 

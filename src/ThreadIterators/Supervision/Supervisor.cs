@@ -103,11 +103,17 @@ public sealed partial class Supervisor
             throw new ArgumentOutOfRangeException(nameof(options), options.Period, $"{this}: SupervisorOptions.Period must be more than zero and at most {Event.MaxSleepText}.");
         }
 
+        if (!Enum.IsDefined(options.AutoShutdown))
+        {
+            throw new ArgumentOutOfRangeException(nameof(options), options.AutoShutdown, $"{this}: SupervisorOptions.AutoShutdown is not an {nameof(Supervision.AutoShutdown)}.");
+        }
+
         var initial = new List<ChildSpec>();
         var ids = new HashSet<string>(StringComparer.Ordinal);
         foreach (var child in children)
         {
             ArgumentNullException.ThrowIfNull(child, nameof(children));
+            CheckSignificance(child, options.AutoShutdown, nameof(children));
             if (!ids.Add(child.Id))
             {
                 throw new ArgumentException($"{this} is given two children with the id '{child.Id}'.", nameof(children));
@@ -117,8 +123,30 @@ public sealed partial class Supervisor
         }
 
         // A copy: the caller's options cannot change under a running supervisor.
-        Options = new SupervisorOptions { Name = options.Name, Strategy = options.Strategy, MaxRestarts = options.MaxRestarts, Period = options.Period, Backoff = options.Backoff };
+        Options = new SupervisorOptions { Name = options.Name, Strategy = options.Strategy, MaxRestarts = options.MaxRestarts, Period = options.Period, Backoff = options.Backoff, AutoShutdown = options.AutoShutdown };
         _initial = [.. initial];
+    }
+
+    /// <summary>
+    /// Refuses a significant child that OTP refuses too: a permanent one (it is never ended by itself), or one under a
+    /// supervisor that never shuts itself down.
+    /// </summary>
+    internal void CheckSignificance(ChildSpec child, AutoShutdown autoShutdown, string parameter)
+    {
+        if (!child.Significant)
+        {
+            return;
+        }
+
+        if (child.Restart == RestartType.Permanent)
+        {
+            throw new ArgumentException($"{this}: {child} cannot be significant: a permanent child never ends by itself. Make it Transient or Temporary.", parameter);
+        }
+
+        if (autoShutdown == AutoShutdown.Never)
+        {
+            throw new ArgumentException($"{this}: {child} is significant, but SupervisorOptions.AutoShutdown is Never, so its end would mean nothing. Set AutoShutdown to AnySignificant or AllSignificant.", parameter);
+        }
     }
 
     /// <summary>

@@ -26,6 +26,12 @@ public sealed class SupervisorOptions
     /// </summary>
     public TimeSpan Period { get; init; } = TimeSpan.FromSeconds(5);
 
+    /// <summary>
+    /// Gets when the supervisor shuts itself down because its significant children (<see cref="ChildSpec.Significant"/>)
+    /// ended by themselves; <see cref="Supervision.AutoShutdown.Never"/> by default, as OTP's <c>auto_shutdown</c>.
+    /// </summary>
+    public AutoShutdown AutoShutdown { get; init; }
+
     /// <summary>Gets a delay before each restart that grows while children keep failing, or null (the default) to restart at once.</summary>
     public RestartBackoff? Backoff { get; init; }
 }

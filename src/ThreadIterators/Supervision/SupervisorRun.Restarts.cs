@@ -13,9 +13,10 @@ internal sealed partial class SupervisorRun
     /// the child is not restarted; otherwise the child, with <paramref name="giveUp"/> set if its restart would exceed
     /// the intensity. Supervisor's thread.
     /// </summary>
-    internal ChildSlot? OnExit(ThreadExit exit, out bool giveUp)
+    internal ChildSlot? OnExit(ThreadExit exit, out bool giveUp, out bool autoShutdown)
     {
         giveUp = false;
+        autoShutdown = false;
         if (!_byThread.Remove(exit.Thread, out var slot))
         {
             return null;
@@ -26,8 +27,10 @@ internal sealed partial class SupervisorRun
         {
             case RestartType.Temporary:
                 Drop(slot);
+                autoShutdown = EndedByItself(slot);
                 return null;
             case RestartType.Transient when !exit.IsAbnormal:
+                autoShutdown = EndedByItself(slot);
                 return null;
         }
 
@@ -44,6 +47,34 @@ internal sealed partial class SupervisorRun
 
         slot.InARow++;
         return slot;
+    }
+
+    /// <summary>
+    /// Whether the end by itself of <paramref name="slot"/>'s child (not restarted, not shut down) shuts the supervisor
+    /// down: a significant child under <see cref="AutoShutdown.AnySignificant"/>, or the last significant one still
+    /// running or waiting for a restart under <see cref="AutoShutdown.AllSignificant"/>. Supervisor's thread.
+    /// </summary>
+    private bool EndedByItself(ChildSlot slot)
+    {
+        if (!slot.Spec.Significant)
+        {
+            return false;
+        }
+
+        if (_supervisor.Options.AutoShutdown == AutoShutdown.AnySignificant)
+        {
+            return true;
+        }
+
+        foreach (var other in _slots)
+        {
+            if (other != slot && !other.Removed && other.Spec.Significant && (other.Thread is not null || other.Pending is not null))
+            {
+                return false;
+            }
+        }
+
+        return true;
     }
 
     /// <summary>The children a restart of <paramref name="slot"/> takes, in start order, by the strategy. Supervisor's thread.</summary>

@@ -182,6 +182,7 @@ internal sealed partial class SupervisorRun : IMessageTarget<ThreadExit>, IUnobs
     /// <summary>Adds a child at the end of the start order and starts it. Supervisor's thread.</summary>
     internal GreenThread Add(ChildSpec spec)
     {
+        _supervisor.CheckSignificance(spec, _supervisor.Options.AutoShutdown, nameof(spec));
         foreach (var slot in _slots)
         {
             if (slot.Spec.Id == spec.Id)

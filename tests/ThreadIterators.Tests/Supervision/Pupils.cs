@@ -39,8 +39,8 @@ internal sealed class Pupils
     }
 
     /// <summary>A spec of a child that ends by itself when its token is canceled.</summary>
-    internal ChildSpec Spec(string id, RestartType restart = RestartType.Permanent) =>
-        new(id, stop => Started(id, Body(id, heedsToken: true, stop))) { Restart = restart };
+    internal ChildSpec Spec(string id, RestartType restart = RestartType.Permanent, bool significant = false) =>
+        new(id, stop => Started(id, Body(id, heedsToken: true, stop))) { Restart = restart, Significant = significant };
 
     /// <summary>A spec of a child that takes a token and ignores it, so only the stop after its grace ends it.</summary>
     internal ChildSpec Deaf(string id, TimeSpan grace) => new(id, stop => Started(id, Body(id, heedsToken: false, stop))) { Shutdown = grace };

@@ -207,6 +207,85 @@ public abstract partial class RuntimeContract
     }
 
     [Fact]
+    public void Supervisor_AutoShutdownAnySignificant_EndsNormallyWhenASignificantChildEndsByItself()
+    {
+        var pupils = new Pupils();
+        var supervisor = pupils.Supervise(
+            new SupervisorOptions { Name = "job", MaxRestarts = 10, AutoShutdown = AutoShutdown.AnySignificant },
+            pupils.Spec("a"),
+            pupils.Spec("b", RestartType.Transient, significant: true),
+            pupils.Spec("c", RestartType.Temporary, significant: true));
+        var thread = supervisor.Start(Scheduler);
+        WaitUntil(() => pupils.Waiting("a", "b", "c") && supervisor.Children.All(c => c.Thread is not null), "the three children start");
+
+        // A crash of a transient child is restarted, not an end by itself: the supervisor goes on.
+        pupils.Crash("b");
+        WaitUntil(() => pupils.Restarts == 1 && pupils.Waiting("b"), "b is restarted");
+        Assert.False(thread.IsCompleted);
+
+        pupils.Complete("b");
+        Join(thread);
+
+        Assert.Equal(ThreadOutcome.Completed, thread.Outcome);
+        Assert.Equal(["end b", "canceled c", "end c", "canceled a", "end a"], pupils.Since(5));
+        Assert.Empty(supervisor.Children);
+    }
+
+    [Fact]
+    public void Supervisor_AutoShutdownAllSignificant_EndsNormallyOnceTheLastSignificantChildEndsByItself()
+    {
+        var pupils = new Pupils();
+        var supervisor = pupils.Supervise(
+            new SupervisorOptions { Name = "jobs", MaxRestarts = 10, AutoShutdown = AutoShutdown.AllSignificant },
+            pupils.Spec("a"),
+            pupils.Spec("b", RestartType.Transient, significant: true),
+            pupils.Spec("c", RestartType.Temporary, significant: true),
+            pupils.Spec("d", RestartType.Transient));
+        var thread = supervisor.Start(Scheduler);
+        WaitUntil(() => pupils.Waiting("a", "b", "c", "d") && supervisor.Children.All(c => c.Thread is not null), "the four children start");
+
+        pupils.Complete("b");
+        WaitUntil(() => supervisor.Children.Single(c => c.Id == "b").Thread is null, "b has ended");
+        pupils.Complete("d");
+        WaitUntil(() => supervisor.Children.Single(c => c.Id == "d").Thread is null, "d has ended");
+        Assert.False(thread.IsCompleted, "a significant child is still running");
+
+        pupils.Complete("c");
+        Join(thread);
+
+        Assert.Equal(ThreadOutcome.Completed, thread.Outcome);
+        Assert.Equal(["end b", "end d", "end c", "canceled a", "end a"], pupils.Since(4));
+    }
+
+    [Fact]
+    public void Supervisor_Significant_RefusedWhenPermanentOrWithoutAutoShutdown_NamingTheChild()
+    {
+        var pupils = new Pupils();
+        var permanent = Assert.Throws<ArgumentException>(() => new Supervisor(
+            new SupervisorOptions { AutoShutdown = AutoShutdown.AnySignificant },
+            [pupils.Spec("server", significant: true)]));
+        Assert.Contains("'server'", permanent.Message, StringComparison.Ordinal);
+        Assert.Contains("permanent", permanent.Message, StringComparison.Ordinal);
+
+        var never = Assert.Throws<ArgumentException>(() => new Supervisor(
+            new SupervisorOptions(),
+            [pupils.Spec("job", RestartType.Transient, significant: true)]));
+        Assert.Contains("'job'", never.Message, StringComparison.Ordinal);
+        Assert.Contains("AutoShutdown", never.Message, StringComparison.Ordinal);
+
+        // Added while running, the same spec is refused the same way, and the supervisor goes on.
+        var supervisor = new Supervisor(new SupervisorOptions { Name = "dynamic" }, []);
+        using var stop = new CancellationTokenSource();
+        var thread = supervisor.Start(Scheduler, stop.Token);
+        var added = Assert.Throws<ArgumentException>(() => supervisor.StartChildAsync(pupils.Spec("late", RestartType.Temporary, significant: true)).GetAwaiter().GetResult());
+        Assert.Contains("'late'", added.Message, StringComparison.Ordinal);
+        Assert.False(thread.IsCompleted);
+        stop.Cancel();
+        Join(thread);
+        Assert.Equal(ThreadOutcome.Completed, thread.Outcome);
+    }
+
+    [Fact]
     public void Supervisor_IntensityZero_GivesUpAtTheFirstRestart_AndAFactoryThatThrowsIsACrash()
     {
         var supervisor = new Supervisor(
