@@ -110,7 +110,10 @@ internal sealed partial class SupervisorRun : IMessageTarget<ThreadExit>, IUnobs
 
         _scheduler = self.Scheduler;
         _clock = _scheduler.TimeProvider;
-        Exits = new Mailbox<ThreadExit>($"{_supervisor} exits");
+        // Outlives its receiver, so the exits still queued when the run ends (children it shut down, one that ended as
+        // the shutdown began, children stopped without a wait after a fault) are dropped with it, as an OTP supervisor's
+        // mailbox is, not handed to the dead letters: they were the supervisor's own business, and it is gone.
+        Exits = new Mailbox<ThreadExit>($"{_supervisor} exits") { OutlivesReceiver = true };
     }
 
     /// <summary>Queues a command, unless the run is not accepting them. Any thread.</summary>

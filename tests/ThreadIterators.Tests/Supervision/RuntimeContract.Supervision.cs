@@ -286,6 +286,33 @@ public abstract partial class RuntimeContract
     }
 
     [Fact]
+    public void Supervisor_ItsOwnShutdown_MakesNoDeadLetters_EvenAsChildrenEndByThemselves()
+    {
+        // The exits of the children it shuts down, and of one that ends by itself as the shutdown begins, are the
+        // supervisor's own business: none becomes a dead letter when its thread ends.
+        var deadLetters = new ConcurrentQueue<DeadLetterEventArgs>();
+        Scheduler.DeadLetter += (_, e) => deadLetters.Enqueue(e);
+        var pupils = new Pupils();
+        var supervisor = pupils.Supervise(
+            new SupervisorOptions { Name = "jobs", MaxRestarts = 10 },
+            pupils.Spec("a"),
+            pupils.Spec("b", RestartType.Transient),
+            pupils.Spec("c"));
+        using var stop = new CancellationTokenSource();
+        var thread = supervisor.Start(Scheduler, stop.Token);
+        WaitUntil(() => pupils.Waiting("a", "b", "c") && supervisor.Children.All(c => c.Thread is not null), "the three children start");
+
+        pupils.Complete("b");
+        stop.Cancel();
+        Join(thread);
+        WaitForAll();
+
+        Assert.Equal(ThreadOutcome.Completed, thread.Outcome);
+        Assert.Empty(deadLetters.Select(e => e.ToString()));
+        Assert.Equal(0, Scheduler.DeadLetterCount);
+    }
+
+    [Fact]
     public void Supervisor_IntensityZero_GivesUpAtTheFirstRestart_AndAFactoryThatThrowsIsACrash()
     {
         var supervisor = new Supervisor(
