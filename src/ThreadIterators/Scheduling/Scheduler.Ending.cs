@@ -32,7 +32,8 @@ namespace ThreadIterators;
 //      small finalizable object the scheduler tracks weakly (Scheduler.UnobservedFaults.cs). It is reported through
 //      UnobservedFault, as unobserved task exceptions are, when the handle is garbage collected or when the scheduler
 //      is disposed, whichever is first; without a handler, to standard error. Observing the fault later suppresses it.
-//      A stop is no fault: Exit never reports a GreenThreadStoppedException.
+//      A stop is no fault: Exit never reports a GreenThreadStoppedException, nor an OperationCanceledException while
+//      the scheduler is being disposed (the disposal's own cancellation, as a supervisor refused a restart meets it).
 public sealed partial class Scheduler
 {
     /// <summary>Ends a thread on <paramref name="worker"/>: disposes its body (running its <c>finally</c> blocks), publishes the outcome and forgets it.</summary>
@@ -60,9 +61,17 @@ public sealed partial class Scheduler
 
         // Out of the live count before anyone sees the end, so a joiner reads a count without it. This never brings
         // the count to zero (the worker keeps credit; see GiveLiveCredit): that happens when the worker goes idle,
-        // after the end is told. A stop is no fault to report: whoever stopped the thread asked for its end.
+        // after the end is told. A stop is no fault to report: whoever stopped the thread asked for its end. Nor is a
+        // cancellation while the scheduler is being disposed: the disposal is ending every thread, and one that ends a
+        // little sooner, canceled because its scheduler refused it (a supervisor whose restart found it stopping), was
+        // ended by that disposal too.
         worker.GiveLiveCredit();
-        thread.Complete(fault, report: fault?.SourceException is not GreenThreadStoppedException);
+        thread.Complete(fault, report: fault?.SourceException switch
+        {
+            GreenThreadStoppedException => false,
+            OperationCanceledException => !IsStopping,
+            _ => true,
+        });
     }
 
     /// <summary>Disposes a thread left live when the workers stopped. Disposing thread only, after the workers have stopped.</summary>

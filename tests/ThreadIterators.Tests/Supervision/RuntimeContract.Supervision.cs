@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Concurrent;
+using System.Collections.Generic;
 using System.Linq;
 using System.Threading;
 using System.Threading.Tasks;
@@ -310,6 +311,37 @@ public abstract partial class RuntimeContract
         Assert.Equal(ThreadOutcome.Completed, thread.Outcome);
         Assert.Empty(deadLetters.Select(e => e.ToString()));
         Assert.Equal(0, Scheduler.DeadLetterCount);
+    }
+
+    [Fact]
+    public void Supervisor_DisposedWhileRestarting_ReportsNoUnobservedFault()
+    {
+        // A scheduler's disposal ends its threads; a supervisor it catches in the middle of a restart did not fail.
+        for (var round = 0; round < 10; round++)
+        {
+            var unobserved = new ConcurrentQueue<UnobservedFaultEventArgs>();
+            var scheduler = new Scheduler(new SchedulerOptions { WorkerCount = WorkerCount, Policy = Policy });
+            scheduler.UnobservedFault += (_, e) => unobserved.Enqueue(e);
+            var supervisor = new Supervisor(
+                new SupervisorOptions { Name = "busy", MaxRestarts = 1_000_000, Period = TimeSpan.FromTicks(1) },
+                [new ChildSpec("crasher", () => Crash())]);
+            var thread = supervisor.Start(scheduler);
+            WaitUntil(() => supervisor.RestartCount >= 20 + round, "the supervisor is restarting its child over and over");
+
+            scheduler.Dispose();
+
+            Assert.True(thread.IsCompleted);
+            if (!unobserved.IsEmpty)
+            {
+                Assert.Fail($"round {round}: " + string.Join(Environment.NewLine, unobserved.Select(e => $"{e.Thread}: {e.Exception}")));
+            }
+        }
+
+        static IEnumerable<Event> Crash()
+        {
+            yield return Event.Yield;
+            throw new InvalidOperationException("crashed, as it always does");
+        }
     }
 
     [Fact]
