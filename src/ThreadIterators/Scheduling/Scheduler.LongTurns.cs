@@ -22,7 +22,7 @@ public sealed partial class Scheduler
     public event EventHandler<LongTurnEventArgs>? LongTurn;
 
     /// <summary>Reports a long turn of the thread with <paramref name="id"/> on worker <paramref name="workerIndex"/>; the watchdog thread.</summary>
-    internal void ReportLongTurn(long id, int workerIndex, TimeSpan duration)
+    internal void ReportLongTurn(long id, int workerIndex, TimeSpan duration, TimeSpan gcPause)
     {
         if (_registry.Find(id) is not { } thread)
         {
@@ -34,13 +34,13 @@ public sealed partial class Scheduler
         var handler = LongTurn;
         if (handler is null)
         {
-            Console.Error.WriteLine($"ThreadIterators: {thread} has held worker {workerIndex} for {duration.TotalMilliseconds:F0} ms without waiting; it blocks or computes without yielding.");
+            Console.Error.WriteLine($"ThreadIterators: {thread} has held worker {workerIndex} for {duration.TotalMilliseconds:F0} ms without waiting{(gcPause > TimeSpan.Zero ? $" ({gcPause.TotalMilliseconds:F0} ms of it paused for garbage collection)" : string.Empty)}; it blocks or computes without yielding.");
             return;
         }
 
         try
         {
-            handler(this, new LongTurnEventArgs(thread, workerIndex, duration));
+            handler(this, new LongTurnEventArgs(thread, workerIndex, duration, gcPause));
         }
         catch (Exception exception)
         {

@@ -70,6 +70,16 @@ internal sealed class Watchdog : IDisposable
     /// <summary>Per worker: whether that turn was reported as long already.</summary>
     private readonly bool[] _reported;
 
+    /// <summary>Per worker: the runtime's total GC pause (<see cref="_gcPauses"/>) when that turn was first seen.</summary>
+    private readonly TimeSpan[] _pausedBefore;
+
+    /// <summary>
+    /// The runtime's total time paused for garbage collection so far, <see cref="GC.GetTotalPauseDuration"/>. A turn is
+    /// long by its own time: a pause that stopped every thread during it is taken off before the threshold, or a full
+    /// collection of a large heap would blame whichever threads it caught. A field, so a test can stand in for the GC.
+    /// </summary>
+    private Func<TimeSpan> _gcPauses = GC.GetTotalPauseDuration;
+
     /// <summary>The long-turn threshold in <see cref="Stopwatch"/> ticks; <see cref="long.MaxValue"/> when reporting is off.</summary>
     private readonly long _longTurnTicks;
 
@@ -80,6 +90,7 @@ internal sealed class Watchdog : IDisposable
         _turns = new int[count];
         _since = new long[count];
         _reported = new bool[count];
+        _pausedBefore = new TimeSpan[count];
         _longTurnTicks = longTurnThreshold == Timeout.InfiniteTimeSpan ? long.MaxValue : TicksOf(longTurnThreshold);
         _thread = new Thread(Run) { IsBackground = true, Name = "ThreadIterators watchdog" };
     }
@@ -181,6 +192,11 @@ internal sealed class Watchdog : IDisposable
             _turns[index] = turn;
             _since[index] = running == 0 ? 0 : now;
             _reported[index] = false;
+            if (running != 0)
+            {
+                _pausedBefore[index] = _gcPauses();
+            }
+
             return moved || running != 0;
         }
 
@@ -188,6 +204,7 @@ internal sealed class Watchdog : IDisposable
         {
             // The last look read the id before this turn set it, and the count after: the turn starts now for us.
             _since[index] = now;
+            _pausedBefore[index] = _gcPauses();
             return true;
         }
 
@@ -208,8 +225,12 @@ internal sealed class Watchdog : IDisposable
 
         if (lasted >= _longTurnTicks && !_reported[index])
         {
-            _reported[index] = true;
-            _scheduler.ReportLongTurn(running, worker.Index, TimeSpan.FromSeconds((double)lasted / Stopwatch.Frequency));
+            var paused = _gcPauses() - _pausedBefore[index];
+            if (lasted - TicksOf(paused) >= _longTurnTicks)
+            {
+                _reported[index] = true;
+                _scheduler.ReportLongTurn(running, worker.Index, TimeSpan.FromSeconds((double)lasted / Stopwatch.Frequency), paused);
+            }
         }
 
         return true;

@@ -1,3 +1,4 @@
+using System;
 using System.Collections.Concurrent;
 using System.Collections.Generic;
 using System.Runtime.CompilerServices;
@@ -159,6 +160,19 @@ internal static class Probe
         }
     }
 
+    /// <summary>
+    /// Makes <paramref name="scheduler"/>'s watchdog read the runtime's total GC pause from <paramref name="pauses"/>
+    /// instead of <see cref="GC.GetTotalPauseDuration"/>, to stand in for a long collection.
+    /// </summary>
+    internal static void StandInForGcPauses(Scheduler scheduler, Func<TimeSpan> pauses) =>
+        Volatile.Write(ref WatchdogFields.GcPauses(SchedulerFields.Watchdog(scheduler)), pauses);
+
+    private static class WatchdogFields
+    {
+        [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_gcPauses")]
+        internal static extern ref Func<TimeSpan> GcPauses(Watchdog watchdog);
+    }
+
     private static class TimerQueueFields
     {
         [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_lock")]
@@ -318,6 +332,9 @@ internal static class Probe
 
     private static class SchedulerFields
     {
+        [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_watchdog")]
+        internal static extern ref Watchdog Watchdog(Scheduler scheduler);
+
         [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_inject")]
         internal static extern ref ConcurrentQueue<GreenThread> Inject(Scheduler scheduler);
 

@@ -1,6 +1,7 @@
 using System;
 using System.Collections.Concurrent;
 using System.Collections.Generic;
+using System.Diagnostics;
 using System.Linq;
 using System.Threading;
 using ThreadIterators;
@@ -269,6 +270,68 @@ public abstract partial class RuntimeContract
 #pragma warning disable TI0001 // A turn that blocks its worker is what the watchdog must report.
             Assert.True(reported.Wait(Timeout), "the watchdog never reported a turn that blocked its worker");
             Thread.Sleep(threshold * 3);
+#pragma warning restore TI0001
+            yield break;
+        }
+    }
+
+    [Fact]
+    public void LongTurn_AGcPauseDuringTheTurn_IsTakenOff_AndTheReportSaysHowMuch()
+    {
+        // A stand-in for the GC: while it "collects", every tick of the turn is pause time, and the watchdog must not
+        // blame the thread however long that lasts; once the collection is over, the turn's own time counts.
+        var threshold = TimeSpan.FromMilliseconds(20);
+        using var scheduler = new Scheduler(new SchedulerOptions { WorkerCount = WorkerCount, Policy = Policy, LongTurnThreshold = threshold });
+        var clock = Stopwatch.StartNew();
+        var collecting = 1;
+        var pausedTotal = TimeSpan.Zero;
+        var looks = 0;
+        Probe.StandInForGcPauses(scheduler, () =>
+        {
+            Interlocked.Increment(ref looks);
+            return Volatile.Read(ref collecting) == 1 ? clock.Elapsed : pausedTotal;
+        });
+        var reports = new ConcurrentQueue<LongTurnEventArgs>();
+        var reported = new ManualResetEventSlim(false);
+        scheduler.LongTurn += (_, e) =>
+        {
+            reports.Enqueue(e);
+            reported.Set();
+        };
+        var blocking = new ManualResetEventSlim(false);
+        var release = new ManualResetEventSlim(false);
+        var blocker = scheduler.Spawn(Block(), "blocker");
+        Assert.True(blocking.Wait(Timeout), "the blocking thread did not start");
+
+        // The watchdog reads the pause once when it sees the turn, then again at each look past the threshold: wait
+        // for many such looks, all taken off as pause, before the collection ends.
+        try
+        {
+            var lookedAt = Volatile.Read(ref looks);
+            WaitUntil(() => Volatile.Read(ref looks) >= lookedAt + 10 && clock.Elapsed > threshold * 3, "the watchdog looks at the long turn while the stand-in collects");
+            Assert.Empty(reports);
+
+            pausedTotal = clock.Elapsed;
+            Volatile.Write(ref collecting, 0);
+            Assert.True(reported.Wait(Timeout), "the turn was never reported once the collection was over");
+        }
+        finally
+        {
+            release.Set();
+        }
+
+        Assert.True(blocker.Wait(Timeout), "the blocking thread did not end");
+
+        var report = Assert.Single(reports);
+        Assert.Same(blocker, report.Thread);
+        Assert.True(report.GcPause >= threshold * 3 - TimeSpan.FromMilliseconds(5), $"the report counted {report.GcPause} of pause");
+        Assert.True(report.Duration - report.GcPause >= threshold, $"reported after {report.Duration - report.GcPause} of its own time, before the threshold {threshold}");
+
+        IEnumerable<Event> Block()
+        {
+            blocking.Set();
+#pragma warning disable TI0001 // A turn that blocks its worker is what the watchdog must look at.
+            Assert.True(release.Wait(Timeout), "the test never released the blocking thread");
 #pragma warning restore TI0001
             yield break;
         }
