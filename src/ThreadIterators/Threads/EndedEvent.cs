@@ -25,8 +25,11 @@ internal sealed class EndedEvent : Event, IChoosable
         }
     }
 
+    /// <summary>Gets the exit event whose joiners this event's joiners join.</summary>
+    internal ExitEvent Exit => _exit;
+
     internal override EventOutcome Park(GreenThread thread, Worker worker) =>
-        _exit.TryAddJoiner(thread, this) ? EventOutcome.Parked : EventOutcome.Continue;
+        _exit.TryAddJoiner(thread, this) ? JoinCycles.ParkedUnlessCycle(thread, _exit) : EventOutcome.Continue;
 
     // Woken only by the thread's end: nothing to take and nothing to rethrow.
     internal override EventOutcome Resume(GreenThread thread, Worker worker) => EventOutcome.Continue;

@@ -109,7 +109,16 @@ internal sealed class ExitEvent : ThreadEnd, IChoosable
     }
 
     internal override EventOutcome Park(GreenThread thread, Worker worker) =>
-        TryAddJoiner(thread, this) ? EventOutcome.Parked : Resume(thread, worker);
+        TryAddJoiner(thread, this) ? JoinCycles.ParkedUnlessCycle(thread, this) : Resume(thread, worker);
+
+    /// <summary>Whether <paramref name="thread"/> is parked here, joining (not in a choice). Any thread.</summary>
+    internal bool HasJoiner(GreenThread thread)
+    {
+        lock (this)
+        {
+            return _joiners == thread || (_joiners is List<object> many && many.Contains(thread));
+        }
+    }
 
     /// <summary>
     /// Parks <paramref name="thread"/> until the thread ends, or returns false if it has ended already; either way the

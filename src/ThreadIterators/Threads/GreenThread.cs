@@ -124,8 +124,10 @@ public sealed partial class GreenThread
     /// faulted, the joining thread ends with the same exception, just as an exception thrown at that point would end it.
     /// </summary>
     /// <remarks>
-    /// Several threads may join the same thread. A thread cannot join itself or a thread of another scheduler. To
-    /// go on running whatever the outcome, yield <see cref="Ended"/> instead.
+    /// Several threads may join the same thread. A thread cannot join itself or a thread of another scheduler. A join
+    /// that closes a cycle of joins (A joins B, which joins A) fails at once: the thread that closes it ends with an
+    /// <see cref="InvalidOperationException"/> naming the cycle, which the others get through their joins. To go on
+    /// running whatever the outcome, yield <see cref="Ended"/> instead.
     /// </remarks>
     public Event Exited => GetExitEvent();
 
@@ -139,7 +141,7 @@ public sealed partial class GreenThread
     /// Yielding it counts as observing the fault, as yielding <see cref="Exited"/> does: a supervisor takes
     /// responsibility for it, and it is not reported through <see cref="Scheduler.UnobservedFault"/>. Several threads
     /// may join the same thread, through either event. A thread cannot join itself or a thread of another
-    /// scheduler (the joining thread is faulted). A joiner parked on it when the scheduler is disposed is disposed
+    /// scheduler (the joining thread is faulted), nor close a cycle of joins (as with <see cref="Exited"/>). A joiner parked on it when the scheduler is disposed is disposed
     /// with the rest. The same object every time.
     /// </para>
     /// <example>
