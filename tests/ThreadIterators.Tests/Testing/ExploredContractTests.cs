@@ -51,6 +51,10 @@ public sealed class ExploredContractTests
     [MemberData(nameof(Strategies))]
     public void Sleep_FiveSleepers_NoneWakesEarly(ExplorationStrategy strategy) => AssertHolds(SleepersWakeNoEarlier, strategy);
 
+    [Theory]
+    [MemberData(nameof(Strategies))]
+    public void Join_ARingOfThreeJoiningAtOnce_EveryThreadFailsNamingTheCycle_NoneHangs(ExplorationStrategy strategy) => AssertHolds(JoinRing, strategy);
+
     [Fact]
     public void Tier_ABrokenPromise_IsFound()
     {
@@ -171,6 +175,36 @@ public sealed class ExploredContractTests
 
                 sum += message.Value;
             }
+        }
+    }
+
+    private static IEnumerable<Event> JoinRing(Scheduler scheduler)
+    {
+        const int count = 3;
+        var threads = new GreenThread?[count];
+        for (var i = 0; i < count; i++)
+        {
+            threads[i] = scheduler.Spawn(JoinNext(i), $"joiner {i}");
+        }
+
+        foreach (var thread in threads)
+        {
+            yield return thread!.Ended;
+            if (thread.Exception is not InvalidOperationException { Message: var message } || !message.StartsWith("A cycle of joins", StringComparison.Ordinal))
+            {
+                throw new InvalidOperationException($"{thread} ended {thread.Outcome} with {thread.Exception}, not with the cycle named");
+            }
+        }
+
+        IEnumerable<Event> JoinNext(int index)
+        {
+            // Each joins the next as soon as that one exists; who closes the ring is up to the schedule.
+            while (threads[(index + 1) % count] is null)
+            {
+                yield return Event.Yield;
+            }
+
+            yield return threads[(index + 1) % count]!.Exited;
         }
     }
 
