@@ -59,13 +59,21 @@ namespace ThreadIterators;
 /// <see cref="Puller{T}.Next"/>, a cancellation token's
 /// <see cref="Event.WhenCanceled(System.Threading.CancellationToken)"/> (which ends any of these waits when the token
 /// is canceled), and <see cref="Event.Sleep(TimeSpan)"/>: a deadline that long after the thread parks, looked at
-/// after every other branch, so a message already there wins over a deadline already passed. Any mix of message
+/// after every other branch, so a message already there wins over a deadline already passed; and
+/// <see cref="Event.Never"/>, which is never chosen. Any mix of message
 /// types. A choice refuses, when it is built, an event that cannot be withdrawn (naming it and why). For a single
 /// wait with a timeout, <see cref="TimeoutExtensions.WithTimeout{TEvent}(TEvent, TimeSpan)"/> is shorter.
 /// </para>
 /// <para>
 /// A thread stopped (<see cref="GreenThread.Stop"/>) while parked on a choice has every branch withdrawn, as if
 /// another branch had won.
+/// </para>
+/// <para>
+/// A branch may be switched off between waits (<see cref="Disable"/>) and on again (<see cref="Enable"/>), as Go's
+/// <c>select</c> leaves out a nil channel: a disabled branch is neither looked at nor registered with, so a message in
+/// its mailbox stays there and an unarmed put is never yielded. A choice whose every branch is disabled waits until its
+/// thread is stopped or its scheduler disposed, as <see cref="Event.Never"/> does; <see cref="Event.Never"/> may also be
+/// a branch, one that is never chosen.
 /// </para>
 /// <para>
 /// Which branch, when several could complete at once: the choice looks at the branches in turn, starting one
@@ -148,6 +156,13 @@ public sealed class Choice : Event
     /// <summary>The branches registered by the current wait, one bit each. Owner only.</summary>
     private ulong _enlisted;
 
+    /// <summary>
+    /// The branches a wait looks at and enlists, one bit each: all of them until <see cref="Disable"/> clears one. Read
+    /// once per wait, so a choice whose branches are all enabled pays a bit test per branch for it. Written only
+    /// between waits (<see cref="SetEnabled"/>).
+    /// </summary>
+    private ulong _enabled;
+
     /// <summary>The position in <see cref="_order"/> the next wait starts at. Owner only.</summary>
     private int _next;
 
@@ -175,6 +190,7 @@ public sealed class Choice : Event
         }
 
         _branches = (Event[])branches.Clone();
+        _enabled = ulong.MaxValue >> (MaxBranches - _branches.Length);
         _choosables = new IChoosable[_branches.Length];
         _handles = new ChoiceBranch[_branches.Length];
         _order = new int[_branches.Length];
@@ -220,6 +236,55 @@ public sealed class Choice : Event
     public Event? Chosen => Index < 0 ? null : _branches[Index];
 
     /// <summary>
+    /// Switches branch <paramref name="index"/> off: later waits neither look at it nor register with it, so it is
+    /// never chosen, whatever it could complete with, as a nil channel in Go's <c>select</c>. A message waiting in its
+    /// mailbox stays there, in order, for a later receive. A choice whose every branch is disabled waits until its
+    /// thread is stopped or its scheduler disposed. Disabling a disabled branch does nothing.
+    /// </summary>
+    /// <remarks>
+    /// Between yields, by the thread that yields the choice (or by any code before the choice is first yielded); it
+    /// takes effect at the next yield. A wait reads the enabled branches once, as a mask, and tests a bit per branch.
+    /// </remarks>
+    /// <param name="index">The branch's position in <see cref="Branches"/>.</param>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="index"/> is negative, or not less than the number of branches.</exception>
+    /// <exception cref="InvalidOperationException">A thread is parked on the choice.</exception>
+    /// <example>
+    /// Go's nil-channel idiom: a forwarder that always receives, and offers to send only while it holds something.
+    /// <code>
+    /// var pending = new Queue&lt;int&gt;();
+    /// var put = output.CreatePutEvent();
+    /// var choice = new Choice(input.Recv(), put);
+    /// while (true)
+    /// {
+    ///     if (pending.Count == 0) { choice.Disable(1); } else { choice.Enable(1); put.For(pending.Peek()); }
+    ///     yield return choice;
+    ///     if (choice.Index == 0) { pending.Enqueue(input.Recv().Value); } else { pending.Dequeue(); }
+    /// }
+    /// </code>
+    /// </example>
+    public void Disable(int index) => SetEnabled(index, enabled: false, nameof(Disable));
+
+    /// <summary>
+    /// Switches branch <paramref name="index"/> back on, after <see cref="Disable"/>: later waits look at it and
+    /// register with it again. Enabling an enabled branch does nothing.
+    /// </summary>
+    /// <remarks>Between yields, by the thread that yields the choice, as <see cref="Disable"/>; it takes effect at the next yield.</remarks>
+    /// <param name="index">The branch's position in <see cref="Branches"/>.</param>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="index"/> is negative, or not less than the number of branches.</exception>
+    /// <exception cref="InvalidOperationException">A thread is parked on the choice.</exception>
+    public void Enable(int index) => SetEnabled(index, enabled: true, nameof(Enable));
+
+    /// <summary>Gets a value indicating whether branch <paramref name="index"/> takes part in the next wait: true unless <see cref="Disable"/> switched it off.</summary>
+    /// <param name="index">The branch's position in <see cref="Branches"/>.</param>
+    /// <returns>True if the branch is enabled.</returns>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="index"/> is negative, or not less than the number of branches.</exception>
+    public bool IsEnabled(int index)
+    {
+        CheckIndex(index);
+        return (Volatile.Read(ref _enabled) & (1UL << index)) != 0;
+    }
+
+    /// <summary>
     /// Gets the generation of the first wait armed by the current yield. Later waits of the same yield (its chosen
     /// branch could not complete after all: another receiver took the message) have higher ones, and a time branch
     /// armed by any of them keeps that deadline: a timeout bounds the whole wait of one yield. Owner only.
@@ -248,12 +313,33 @@ public sealed class Choice : Event
             return;
         }
 
+        // Only the branches the wait enlisted: a disabled one cannot end it. With none, nothing can.
+        var enabled = Volatile.Read(ref _enabled);
+        if (enabled == 0)
+        {
+            into.Say($"nothing: {this}, with every branch disabled, which never completes");
+            return;
+        }
+
         into.Say("one of: ");
+        var first = true;
         for (var i = 0; i < _branches.Length; i++)
         {
-            into.Say(i == 0 ? "[" : "; [");
+            if ((enabled & (1UL << i)) == 0)
+            {
+                continue;
+            }
+
+            into.Say(first ? "[" : "; [");
+            first = false;
             _branches[i].DescribeWait(into);
             into.Say("]");
+        }
+
+        var disabled = Enumerable.Range(0, _branches.Length).Where(i => (enabled & (1UL << i)) == 0).ToList();
+        if (disabled.Count > 0)
+        {
+            into.Say($" ({(disabled.Count == 1 ? "branch" : "branches")} {string.Join(", ", disabled)} disabled)");
         }
     }
 
@@ -380,9 +466,18 @@ public sealed class Choice : Event
             }
 
             _next = start + 1 >= _rotating ? 0 : start + 1;
+
+            // Read once: it cannot change while the thread waits (SetEnabled refuses), and a disabled branch is
+            // skipped by both loops, so it is neither looked at nor registered with.
+            var enabled = _enabled;
             for (var k = 0; k < _order.Length; k++)
             {
                 var index = OrderAt(start, k);
+                if ((enabled & (1UL << index)) == 0)
+                {
+                    continue;
+                }
+
                 var outcome = _choosables[index].TryCompleteNow(thread);
                 if (outcome != EventOutcome.Parked)
                 {
@@ -400,6 +495,11 @@ public sealed class Choice : Event
             for (var k = 0; k < _order.Length; k++)
             {
                 var index = OrderAt(start, k);
+                if ((enabled & (1UL << index)) == 0)
+                {
+                    continue;
+                }
+
                 if (!_choosables[index].Enlist(thread, _handles[index], generation))
                 {
                     // Could complete after all: choose it, unless a waker chose another first.
@@ -451,6 +551,35 @@ public sealed class Choice : Event
         }
 
         return outcome;
+    }
+
+    /// <summary>
+    /// Switches a branch on or off for later waits (<see cref="Disable"/>, <see cref="Enable"/>). Refused while a wait
+    /// is armed with no branch chosen, which covers the whole time the thread is parked on the choice: its mask was
+    /// read when the wait began, so a change then would not take effect, and enabling a branch could not wake a choice
+    /// parked with every branch disabled. The look reads the state word the wakers use, so a wait pays nothing for it.
+    /// </summary>
+    private void SetEnabled(int index, bool enabled, string operation)
+    {
+        CheckIndex(index);
+        // A thread ended while parked (its scheduler disposed) no longer waits: its choice may be changed, to no effect.
+        var state = Volatile.Read(ref _state);
+        if (state != 0 && (state & ChosenMask) == 0 && Owner is { IsCompleted: false })
+        {
+            throw new InvalidOperationException($"{operation}({index}) was called on {this} while {Owner} waits on it; only the thread that yields the choice changes its branches, between its yields.");
+        }
+
+        var bit = 1UL << index;
+        Volatile.Write(ref _enabled, enabled ? _enabled | bit : _enabled & ~bit);
+    }
+
+    /// <summary>Throws unless <paramref name="index"/> is a branch's position.</summary>
+    private void CheckIndex(int index)
+    {
+        if ((uint)index >= (uint)_branches.Length)
+        {
+            throw new ArgumentOutOfRangeException(nameof(index), index, $"{this} has branches 0 to {_branches.Length - 1}.");
+        }
     }
 
     /// <summary>The branch looked at <paramref name="k"/>-th by a wait that starts the rotating ones at <paramref name="start"/>.</summary>

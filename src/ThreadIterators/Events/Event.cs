@@ -76,6 +76,10 @@ namespace ThreadIterators;
 /// </description>
 /// </item>
 /// <item>
+/// <term><see cref="Never"/></term>
+/// <description>Nothing: parks until the thread is stopped or its scheduler disposed, as Go's <c>select {}</c>.</description>
+/// </item>
+/// <item>
 /// <term><see cref="CreditWindow.Acquire"/></term>
 /// <description>
 /// A credit of a <see cref="CreditWindow"/>, which a producer takes before each send: parks while none is
@@ -186,6 +190,23 @@ public abstract class Event
     /// and resumes the yielding thread after them.
     /// </summary>
     public static Event Yield { get; } = new YieldEvent();
+
+    /// <summary>
+    /// Gets an event that never completes, as Go's <c>select {}</c>: a thread that yields it parks for good, until it
+    /// is stopped (<see cref="GreenThread.Stop"/>) or its scheduler is disposed, which end it as they end any wait.
+    /// </summary>
+    /// <remarks>
+    /// <para>
+    /// For a thread whose work is all done by others (its handlers, its children) and that must stay alive until it is
+    /// told to end, without a mailbox nobody sends to. The wait-for graph reports it as waiting on nothing, forever.
+    /// </para>
+    /// <para>
+    /// As a branch of a <see cref="Choice"/> it is never chosen, so it may stand in for a branch that has nothing to
+    /// wait on; and <c>Event.Never.WithTimeout(duration)</c> is a pure timeout, as a sleep would be. Shared by every
+    /// thread and scheduler: it holds no state of any one wait.
+    /// </para>
+    /// </remarks>
+    public static Event Never { get; } = new NeverEvent();
 
     /// <summary>Gets the longest sleep <see cref="Sleep(TimeSpan)"/> accepts: <see cref="int.MaxValue"/> milliseconds, about 24.8 days.</summary>
     public static TimeSpan MaxSleep { get; } = TimeSpan.FromMilliseconds(int.MaxValue);

@@ -69,6 +69,8 @@ namespace ThreadIterators;
 //     made but not yet queued reads as waiting). The queue drops it at its next release.
 //   - A credit acquire: its place in the window's queue, under the window's lock. The acquirer's decrement stays
 //     counted, and the release that reaches its place gives that credit back to the window.
+//   - Event.Never: the thread's record in the event's weak table of parked threads, made by the park and removed
+//     under the table's lock; shared by every thread, the event has no word of its own to swap (NeverEvent.cs).
 //   - A yield, a deferred park, a put that found room: nothing; a thread there is queued or running.
 // What it costs: a message hop pays one plain read of PendingFault, on a line the worker has just used, and nothing
 // else: no interlocked operation and no store. The take-backs are the events' own withdrawal paths, run only by a stop.
