@@ -27,9 +27,11 @@ internal static class JoinCycles
             return EventOutcome.Parked;
         }
 
+        // Named along the joins as found, without the registration checks: another thread of the cycle may be taking
+        // its own back meanwhile, having found the cycle too.
         var text = new StringBuilder();
         text.Append(joiner).Append(" joined ");
-        for (var end = joined; end is not null; end = JoinedBy(end.Thread))
+        for (var end = joined; end is not null; end = JoinedByAnyway(end.Thread))
         {
             text.Append(end.Thread);
             if (end.Thread == joiner || text.Length > 2_000)
@@ -67,15 +69,14 @@ internal static class JoinCycles
     }
 
     /// <summary>The end <paramref name="thread"/> is parked joining, or null if it is not parked on a join.</summary>
-    private static ExitEvent? JoinedBy(GreenThread thread)
-    {
-        var end = thread.WaitingOn switch
-        {
-            ExitEvent exit => exit,
-            EndedEvent ended => ended.Exit,
-            _ => null,
-        };
+    private static ExitEvent? JoinedBy(GreenThread thread) =>
+        JoinedByAnyway(thread) is { } end && end.HasJoiner(thread) ? end : null;
 
-        return end is not null && end.HasJoiner(thread) ? end : null;
-    }
+    /// <summary>The end <paramref name="thread"/> waits on or last waited on, parked or not; null if not a join.</summary>
+    private static ExitEvent? JoinedByAnyway(GreenThread thread) => thread.WaitingOn switch
+    {
+        ExitEvent exit => exit,
+        EndedEvent ended => ended.Exit,
+        _ => null,
+    };
 }
