@@ -13,8 +13,8 @@ namespace ThreadIterators;
 //   1. Find a thread (FindRunnable), without stealing:
 //      a. On every InjectInterval-th (61st) call, or the next call after the watchdog found threads waiting there
 //         (LookAtInjectedSoon): the next held thread of the last inject batch, else a batch from the inject queue
-//         (TakeInjectedBatch: behind a local queue over half full, its rest is held and runs first, one a call), then
-//         the inbound queue, then the overflow queue.
+//         (TakeInjectedBatch: one thread to run; the rest held, to run first, one a call, in order), then the inbound
+//         queue, then the overflow queue.
 //      b. The run-next slot (TakeRunNext: plain loads and stores unless a thief is counted; the handshake is in the
 //         remarks of StealRunNext, Worker.Idle.cs), unless RunNextCap (16) turns in a row have come from it and the
 //         local queue holds a thread: the run-next thread then goes to the back of the local queue.
@@ -213,16 +213,18 @@ internal sealed partial class Worker
     }
 
     /// <summary>
-    /// Takes a thread from the inject queue and, under a policy that steals, up to <see cref="InjectBatch"/> - 1 more
-    /// into the local queue, waking an idle worker for them.
+    /// Takes a thread from the inject queue to run and, under a policy that steals, up to <see cref="InjectBatch"/> - 1
+    /// more, held by this worker (<see cref="_held"/>) to run first, one a turn, in the order they came.
     /// </summary>
     /// <remarks>
-    /// While the local queue is under half full the batch goes there, behind at most half its capacity. Behind a fuller
-    /// one it would wait long: pushed into a full queue, it goes to the overflow queue with half the local threads,
-    /// behind all the others there. It is held instead (<see cref="_held"/>) and runs first, one thread a turn. Taking
-    /// only one thread a look behind a queue over half full, a burst of 2,000 outside wake-ups behind a busy worker
-    /// waited about 120,000 turns, one look (61 turns) each; pushing the batch into the full queue changed nothing
-    /// (<c>OutsideWakeUps_ABurstBehindOverflowingLocalLoad_AllRunWithinTheirBatches</c>).
+    /// Held, not queued locally: behind a local queue over half full a batch pushed there went to the overflow queue
+    /// with half the local threads, behind all the others; and taking only one thread a look instead, as this did while
+    /// the local queue was over half full, served a burst of 2,000 outside wake-ups behind a busy worker at one look
+    /// (61 turns) each, about 120,000 turns for the last
+    /// (<c>OutsideWakeUps_ABurstBehindOverflowingLocalLoad_RunWithinTheirBatches</c>). Held whatever the local queue
+    /// holds, so that the threads of one worker's batches run in the order they were woken, as they did when every
+    /// batch went to the local queue: a batch held behind a half-full queue would overtake the last one queued there.
+    /// Idle workers take from the inject queue themselves (an injection wakes one).
     /// </remarks>
     private GreenThread? TakeInjectedBatch()
     {
@@ -232,25 +234,10 @@ internal sealed partial class Worker
             return first;
         }
 
-        var moved = 0;
-        while (moved < InjectBatch - 1 && Queue.Count < LocalRunQueue.Capacity / 2 && Scheduler.TakeInjected() is { } next)
-        {
-            Queue.Push(next, this);
-            moved++;
-        }
-
-        if (moved != 0)
-        {
-            // Store-load fence between the pushes and the idle count, as in PushLocal.
-            Interlocked.MemoryBarrier();
-            Scheduler.WakeIdleWorker();
-        }
-
         Debug.Assert(_heldCount == 0, "A batch was taken from the inject queue while the last one was still held.");
-        while (moved < InjectBatch - 1 && _heldCount < _held.Length && Scheduler.TakeInjected() is { } held)
+        while (_heldCount < _held.Length && Scheduler.TakeInjected() is { } held)
         {
             _held[_heldCount++] = held;
-            moved++;
         }
 
         if (_heldCount != 0)

@@ -53,9 +53,8 @@ internal sealed partial class Worker
 
     /// <summary>
     /// Most threads a worker takes from the inject queue at once, as Go's <c>globrunqget</c> takes a batch: outside
-    /// wake-ups (task completions, timers) can arrive faster than one per look. The first runs at once, the rest go
-    /// to the local queue, where idle workers can steal them, or, behind a local queue over half full, to
-    /// <see cref="_held"/>. Guessed; bounded so one worker does not take them all.
+    /// wake-ups (task completions, timers) can arrive faster than one per look. The first runs at once, the rest are
+    /// held (<see cref="_held"/>) and run first, one a turn. Guessed; bounded so one worker does not take them all.
     /// </summary>
     private const int InjectBatch = 32;
 
@@ -138,7 +137,7 @@ internal sealed partial class Worker
     private int _turns;
 
     /// <summary>
-    /// Threads of an inject batch taken behind a local queue over half full, run one a turn before anything else
+    /// Threads of the last inject batch, run one a turn before anything else, in the order they were woken
     /// (<see cref="TakeHeld"/>); <see cref="_heldNext"/> to <see cref="_heldCount"/> are still to run. Owning worker only.
     /// </summary>
     private readonly GreenThread?[] _held = new GreenThread?[InjectBatch - 1];
