@@ -40,7 +40,7 @@ namespace ThreadIterators;
 /// </list>
 /// <para>
 /// What each kind of branch registers, and how a late waker is kept from reaching a later wait: the header of
-/// Choice.cs; why a time branch's lazy timer entry is enough: the header of <see cref="TimeBranchTimer"/>.
+/// Choice.Waiting.cs; why a time branch's lazy timer entry is enough: the header of <see cref="TimeBranchTimer"/>.
 /// </para>
 /// <para>
 /// Implemented explicitly by every event that may be a branch, so the members stay off the public surface of public
