@@ -116,9 +116,9 @@ public sealed class AskEvent<T> : Event, IReplyListener, IChoosable
     // Woken only by the decision: nothing to take.
     internal override EventOutcome Resume(GreenThread thread, Worker worker) => EventOutcome.Continue;
 
-    internal override void Abandon(GreenThread thread) => TryTakeBack(thread);
+    internal override void Abandon(GreenThread thread) => TryTakeBack(thread, wakeIfDecided: false);
 
-    internal override bool TryInterrupt(GreenThread thread) => TryTakeBack(thread);
+    internal override bool TryInterrupt(GreenThread thread) => TryTakeBack(thread, wakeIfDecided: true);
 
     EventOutcome IChoosable.TryCompleteNow(GreenThread thread) => IsDecided(thread);
 
@@ -149,15 +149,33 @@ public sealed class AskEvent<T> : Event, IReplyListener, IChoosable
     /// Takes the parked owner back from the decision, for a stop or a disposal; true if this call took it. The owner
     /// then never reads a reply, so the ask is abandoned, and an answer that comes later is a dead letter.
     /// </summary>
-    private bool TryTakeBack(GreenThread thread)
+    /// <remarks>
+    /// The waiter is taken first, then the ask decided as abandoned. If another outcome was decided in between (a reply
+    /// whose <see cref="ReplyTo{T}.Reply"/> has returned true, a timeout, the server's end), it is the owner's to see: the
+    /// waiter goes back for that decision's <see cref="IReplyListener.Completed"/> to wake, or, for a stop, if that has
+    /// already run and found no waiter, this call wakes the owner in its place; either way the stop finds the thread at
+    /// its next wait, after it has read the answer. (Taking the waiter for good there lost a delivered reply: the caller
+    /// ended without it and no dead letter was raised.) For a disposal the owner is not woken: nothing runs it again.
+    /// </remarks>
+    private bool TryTakeBack(GreenThread thread, bool wakeIfDecided)
     {
         if (Interlocked.CompareExchange(ref _waiter, null, thread) != thread)
         {
             return false;
         }
 
-        Pending.TryDecide(ReplyOutcome.Abandoned, default!, new OperationCanceledException($"{Pending.Describe()} was abandoned: the caller was stopped while it waited."));
-        return true;
+        if (Pending.TryDecide(ReplyOutcome.Abandoned, default!, new OperationCanceledException($"{Pending.Describe()} was abandoned: the caller was stopped while it waited.")))
+        {
+            return true;
+        }
+
+        if (Interlocked.CompareExchange(ref _waiter, thread, null) is not null && wakeIfDecided)
+        {
+            // The decision's Completed found the waiter gone and did not wake it: wake it here, once.
+            thread.Scheduler.Ready(thread);
+        }
+
+        return false;
     }
 
     private void CheckOwner(GreenThread thread)

@@ -330,6 +330,15 @@ internal static class Probe
         internal static extern ref object? Joiners(ExitEvent exit);
     }
 
+    /// <summary>Gets a value indicating whether <paramref name="thread"/> is parked on <paramref name="ask"/>, waiting for its decision.</summary>
+    internal static bool IsParkedOn<T>(AskEvent<T> ask, GreenThread thread) => Volatile.Read(ref AskEventFields<T>.Waiter(ask)) == thread;
+
+    private static class AskEventFields<T>
+    {
+        [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_waiter")]
+        internal static extern ref object? Waiter(AskEvent<T> ask);
+    }
+
     private static class SchedulerFields
     {
         [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_watchdog")]

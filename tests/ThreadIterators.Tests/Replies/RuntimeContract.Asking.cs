@@ -369,6 +369,66 @@ public abstract partial class RuntimeContract
     }
 
     [Fact]
+    public void Ask_ReplyRacingAStopOfTheCaller_IsSeenIfReplyReturnedTrue_ElseADeadLetter_NeverBothNeverNeither()
+    {
+        // Each round a server replies while the test stops the caller, as close together as two OS threads get them.
+        // A reply that Reply() reports delivered is read by the caller (before the stop ends it, at its next wait);
+        // one it reports undelivered is a dead letter; never both, never neither.
+        const int rounds = 300;
+        var letters = new ConcurrentQueue<DeadLetterEventArgs>();
+        Scheduler.DeadLetter += (_, e) => letters.Enqueue(e);
+        int delivered = 0, seen = 0, refused = 0;
+        for (var round = 0; round < rounds; round++)
+        {
+            var requests = new Mailbox<Doubling>($"server {round}");
+            var held = new ConcurrentQueue<Doubling>();
+            var server = Scheduler.Spawn(HoldRequests(requests, held), "server");
+            var saw = 0;
+            AskEvent<long>? asked = null;
+            var caller = Scheduler.Spawn(AskOnce(requests, ask => Volatile.Write(ref asked, ask), () => saw = 1), "caller");
+            WaitUntil(() => held.Count == 1 && Volatile.Read(ref asked) is { } ask && Probe.IsParkedOn(ask, caller), "the server holds the request and the caller is parked on its ask");
+            Assert.True(held.TryDequeue(out var request));
+            var lettersBefore = letters.Count;
+            var replied = false;
+            var replier = new Thread(() => replied = request.Reply.Reply(request.Value * 2));
+            replier.Start();
+            caller.Stop("enough");
+            replier.Join();
+            WaitUntil(() => caller.IsCompleted, "the caller ends");
+            server.Stop();
+            WaitUntil(() => server.IsCompleted, "the server ends");
+            var lettered = letters.Count - lettersBefore;
+            if (replied)
+            {
+                delivered++;
+                Assert.True(saw == 1, $"round {round}: Reply() returned true, but the caller never read the reply");
+                Assert.Equal(0, lettered);
+            }
+            else
+            {
+                refused++;
+                Assert.True(saw == 0, $"round {round}: Reply() returned false, but the caller read the reply");
+                Assert.Equal(1, lettered);
+            }
+
+            seen += saw;
+        }
+
+        Assert.Equal(rounds, delivered + refused);
+        Assert.Equal(delivered, seen);
+
+        static IEnumerable<Event> AskOnce(Mailbox<Doubling> requests, Action<AskEvent<long>> made, Action read)
+        {
+            var ask = requests.Ask((ReplyTo<long> r) => new Doubling(4, r), System.Threading.Timeout.InfiniteTimeSpan);
+            made(ask);
+            yield return ask;
+            Assert.Equal(8, ask.Value);
+            read();
+            yield return Event.Yield;
+        }
+    }
+
+    [Fact]
     public async Task AskAsync_Canceled_CancelsTheTask_AndTheLateReplyIsADeadLetter()
     {
         var requests = new Mailbox<Doubling>("doubler");
