@@ -155,7 +155,7 @@ public sealed class AskEvent<T> : Event, IReplyListener, IChoosable
     /// waiter goes back for that decision's <see cref="IReplyListener.Completed"/> to wake, or, for a stop, if that has
     /// already run and found no waiter, this call wakes the owner in its place; either way the stop finds the thread at
     /// its next wait, after it has read the answer. (Taking the waiter for good there lost a delivered reply: the caller
-    /// ended without it and no dead letter was raised.) For a disposal the owner is not woken: nothing runs it again.
+    /// ended without it and no dead letter was raised.) A disposal keeps the waiter taken: nothing runs the owner again.
     /// </remarks>
     private bool TryTakeBack(GreenThread thread, bool wakeIfDecided)
     {
@@ -169,7 +169,14 @@ public sealed class AskEvent<T> : Event, IReplyListener, IChoosable
             return true;
         }
 
-        if (Interlocked.CompareExchange(ref _waiter, thread, null) is not null && wakeIfDecided)
+        if (!wakeIfDecided)
+        {
+            // A disposal: nothing runs the owner again, so the waiter stays taken and the decision's Completed wakes
+            // no thread of a disposed scheduler.
+            return false;
+        }
+
+        if (Interlocked.CompareExchange(ref _waiter, thread, null) is not null)
         {
             // The decision's Completed found the waiter gone and did not wake it: wake it here, once.
             thread.Scheduler.Ready(thread);
