@@ -58,8 +58,12 @@ internal sealed class Watchdog : IDisposable
     /// <summary>Set by <see cref="Dispose()"/>.</summary>
     private volatile bool _stopping;
 
-    /// <summary>1 while the thread sleeps without a timeout, every worker idle; <see cref="Nudge"/> then wakes it.</summary>
-    private int _asleep;
+    /// <summary>
+    /// How long the thread's current wait lasts before its next look, in milliseconds, or <see cref="Timeout.Infinite"/>
+    /// while it sleeps without a timeout, every worker idle; <see cref="Nudge"/> then wakes it. A field, so a test can
+    /// tell how far the next look is.
+    /// </summary>
+    private int _waitMs = (int)BusyTick.TotalMilliseconds;
 
     /// <summary>Per worker: the turn count seen last.</summary>
     private readonly int[] _turns;
@@ -112,12 +116,12 @@ internal sealed class Watchdog : IDisposable
 
     /// <summary>
     /// Wakes the thread if it sleeps because every worker was idle; called as a worker leaves the idle list, after the
-    /// full fence of its unlisting. The watchdog sets <see cref="_asleep"/> and passes a full fence before it looks at
+    /// full fence of its unlisting. The watchdog sets <see cref="_waitMs"/> and passes a full fence before it looks at
     /// the list a last time, so either it sees the worker unlisted or the worker sees it asleep.
     /// </summary>
     internal void Nudge()
     {
-        if (Volatile.Read(ref _asleep) != 0)
+        if (Volatile.Read(ref _waitMs) == Timeout.Infinite)
         {
             _signal.Set();
         }
@@ -131,6 +135,7 @@ internal sealed class Watchdog : IDisposable
         var stranded = TicksOf(StrandedAfter);
         while (true)
         {
+            Volatile.Write(ref _waitMs, (int)tick.TotalMilliseconds);
             if (_signal.Wait(tick))
             {
                 _signal.Reset();
@@ -162,13 +167,14 @@ internal sealed class Watchdog : IDisposable
             {
                 // Every worker parked: sleep until one is woken, as Go's sysmon does, so an idle scheduler costs no
                 // CPU (each timed wake-up cost this VM about 0.1 ms of CPU).
-                Interlocked.Exchange(ref _asleep, 1);
+                Interlocked.Exchange(ref _waitMs, Timeout.Infinite);
                 if (_scheduler.Idle.AllListed)
                 {
                     _signal.Wait();
                 }
 
-                Volatile.Write(ref _asleep, 0);
+                // Before the reset: a reader that finds the signal reset finds the thread awake.
+                Volatile.Write(ref _waitMs, (int)BusyTick.TotalMilliseconds);
                 _signal.Reset();
                 if (_stopping)
                 {
