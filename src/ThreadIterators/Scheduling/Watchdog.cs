@@ -21,23 +21,19 @@ namespace ThreadIterators;
 /// <see cref="Scheduler.LongTurn"/>, once per turn.</item>
 /// </list>
 /// <para>
-/// It ticks every <see cref="BusyTick"/> while any worker runs turns, backs off to <see cref="IdleTick"/> while they
-/// idle, and once every worker is parked sleeps until one is woken (<see cref="Nudge"/>), so an idle scheduler costs
-/// nothing. Its own OS thread only, apart from <see cref="Start"/>
-/// and <see cref="Dispose()"/>.
+/// It ticks every <see cref="BusyTick"/> while any worker is awake, and from the first look that finds every worker
+/// parked and no turn run since the look before, sleeps until one is woken (<see cref="Nudge"/>), so an idle scheduler
+/// costs nothing and the first turn after idleness is watched as closely as any other. (It used to slow down from 1 to
+/// 100 ms ticks over its first 126 ms of idleness, and a worker woken meanwhile did not cut its wait short: a thread
+/// that first turn left in a run-next slot and then blocked waited out the tick, 14 to 31 ms in median after 20 to 100
+/// ms of idleness, against 3 ms otherwise; see docs/waiting.md.) Its own OS thread only, apart from
+/// <see cref="Start"/>, <see cref="Nudge"/> and <see cref="Dispose()"/>.
 /// </para>
 /// </remarks>
 internal sealed class Watchdog : IDisposable
 {
     /// <summary>The tick while workers run turns: the inject queue waits at most about this long for a look. Guessed, after Go's sysmon, which ticks from 20 µs to 10 ms.</summary>
     internal static readonly TimeSpan BusyTick = TimeSpan.FromMilliseconds(1);
-
-    /// <summary>
-    /// The longest tick, while no worker runs turns but some are not yet parked. Once all are parked the watchdog
-    /// sleeps without a timeout instead: each timed wake-up cost about 0.1 ms of CPU on a 2-core VM, so ticking every
-    /// 16 ms made an idle scheduler of 2 workers cost 0.38% of a core (samples/Footprint, --idle-seconds 10). Guessed.
-    /// </summary>
-    internal static readonly TimeSpan IdleTick = TimeSpan.FromMilliseconds(100);
 
     /// <summary>
     /// How long a turn may hold a woken thread in its worker's run-next slot before the watchdog moves it: two busy
@@ -58,8 +54,12 @@ internal sealed class Watchdog : IDisposable
     /// <summary>Set by <see cref="Dispose()"/>.</summary>
     private volatile bool _stopping;
 
-    /// <summary>1 while the thread sleeps without a timeout, every worker idle; <see cref="Nudge"/> then wakes it.</summary>
-    private int _asleep;
+    /// <summary>
+    /// How long the thread's current wait lasts before its next look, in milliseconds: a busy tick, or
+    /// <see cref="Timeout.Infinite"/> while it sleeps, every worker parked; <see cref="Nudge"/> then wakes it. A field,
+    /// so a test can tell how far the next look is.
+    /// </summary>
+    private int _waitMs = BusyTickMs;
 
     /// <summary>Per worker: the turn count seen last.</summary>
     private readonly int[] _turns;
@@ -112,26 +112,28 @@ internal sealed class Watchdog : IDisposable
 
     /// <summary>
     /// Wakes the thread if it sleeps because every worker was idle; called as a worker leaves the idle list, after the
-    /// full fence of its unlisting. The watchdog sets <see cref="_asleep"/> and passes a full fence before it looks at
+    /// full fence of its unlisting. The watchdog sets <see cref="_waitMs"/> and passes a full fence before it looks at
     /// the list a last time, so either it sees the worker unlisted or the worker sees it asleep.
     /// </summary>
     internal void Nudge()
     {
-        if (Volatile.Read(ref _asleep) != 0)
+        if (Volatile.Read(ref _waitMs) == Timeout.Infinite)
         {
             _signal.Set();
         }
     }
 
+    /// <summary><see cref="BusyTick"/> in milliseconds, as <see cref="_waitMs"/> holds it.</summary>
+    private static int BusyTickMs => (int)BusyTick.TotalMilliseconds;
+
     private static long TicksOf(TimeSpan span) => (long)(span.TotalSeconds * Stopwatch.Frequency);
 
     private void Run()
     {
-        var tick = BusyTick;
         var stranded = TicksOf(StrandedAfter);
         while (true)
         {
-            if (_signal.Wait(tick))
+            if (_signal.Wait(BusyTick))
             {
                 _signal.Reset();
                 if (_stopping)
@@ -156,26 +158,28 @@ internal sealed class Watchdog : IDisposable
                 busy |= Look(workers[i], i, now, stranded);
             }
 
-            // Back off while nothing runs; one turn seen anywhere brings the tick back.
-            tick = busy ? BusyTick : TimeSpan.FromTicks(Math.Min(tick.Ticks * 2, IdleTick.Ticks));
-            if (!busy && tick == IdleTick && _scheduler.Idle.AllListed)
+            // A worker awake but in no turn (spinning, or between its wake-up and its first turn) keeps the busy tick:
+            // that lasts microseconds, and a slower tick then would let the turn it starts strand a thread that long.
+            if (!busy && _scheduler.Idle.AllListed)
             {
                 // Every worker parked: sleep until one is woken, as Go's sysmon does, so an idle scheduler costs no
-                // CPU (each timed wake-up cost this VM about 0.1 ms of CPU).
-                Interlocked.Exchange(ref _asleep, 1);
+                // CPU (each timed wake-up cost a 2-core VM about 0.1 ms of CPU: ticking every 16 ms made an idle
+                // scheduler of 2 workers cost 0.38% of a core, samples/Footprint --idle-seconds 10). At once, not after
+                // backing off: whoever wakes a worker nudges this thread only while it sleeps, so a slow tick would be
+                // waited out.
+                Interlocked.Exchange(ref _waitMs, Timeout.Infinite);
                 if (_scheduler.Idle.AllListed)
                 {
                     _signal.Wait();
                 }
 
-                Volatile.Write(ref _asleep, 0);
+                // Before the reset: a reader that finds the signal reset finds the thread awake.
+                Volatile.Write(ref _waitMs, BusyTickMs);
                 _signal.Reset();
                 if (_stopping)
                 {
                     return;
                 }
-
-                tick = BusyTick;
             }
         }
     }

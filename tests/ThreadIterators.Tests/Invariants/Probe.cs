@@ -167,10 +167,35 @@ internal static class Probe
     internal static void StandInForGcPauses(Scheduler scheduler, Func<TimeSpan> pauses) =>
         Volatile.Write(ref WatchdogFields.GcPauses(SchedulerFields.Watchdog(scheduler)), pauses);
 
+    /// <summary>
+    /// Gets the longest the scheduler's watchdog may take before it next looks at the workers: zero if its signal is
+    /// set (a nudge it has not taken yet), <see cref="Timeout.InfiniteTimeSpan"/> while it sleeps, else the tick it
+    /// waits out.
+    /// </summary>
+    internal static TimeSpan WatchdogNextLookWithin(Scheduler scheduler)
+    {
+        var watchdog = SchedulerFields.Watchdog(scheduler);
+
+        // The signal first: the watchdog records that it is awake before it resets the signal.
+        if (WatchdogFields.Signal(watchdog).IsSet)
+        {
+            return TimeSpan.Zero;
+        }
+
+        var waitMs = Volatile.Read(ref WatchdogFields.WaitMs(watchdog));
+        return waitMs == Timeout.Infinite ? Timeout.InfiniteTimeSpan : TimeSpan.FromMilliseconds(waitMs);
+    }
+
     private static class WatchdogFields
     {
         [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_gcPauses")]
         internal static extern ref Func<TimeSpan> GcPauses(Watchdog watchdog);
+
+        [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_signal")]
+        internal static extern ref ManualResetEventSlim Signal(Watchdog watchdog);
+
+        [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_waitMs")]
+        internal static extern ref int WaitMs(Watchdog watchdog);
     }
 
     private static class TimerQueueFields
