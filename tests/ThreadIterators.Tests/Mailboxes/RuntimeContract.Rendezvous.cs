@@ -364,6 +364,59 @@ public abstract partial class RuntimeContract
     }
 
     [Fact]
+    public async Task Rendezvous_TrySendRacingTheReceiversOtherBranch_SucceedsOnlyIfTaken_NoDeadLetters()
+    {
+        // The receiver waits on a choice of the rendezvous mailbox and a stop mailbox, and ends when the stop comes;
+        // an OS thread tries to send all along. A TrySend that reports success was taken by the receiver: one that
+        // met the receiver just as the stop's branch won must send nothing (else the receiver ends with it, and it
+        // goes to the dead letters).
+        var letters = new ConcurrentQueue<DeadLetterEventArgs>();
+        Scheduler.DeadLetter += (_, e) => letters.Enqueue(e);
+        for (var round = 0; round < 200; round++)
+        {
+            var inbox = new Mailbox<int>(0, "handshake");
+            var stop = new Mailbox<int>("stop");
+            var received = 0;
+            var receiver = Scheduler.Spawn(Receive(), "receiver");
+            var successes = 0;
+            var sender = Task.Run(() =>
+            {
+                while (!receiver.IsCompleted)
+                {
+                    if (inbox.TrySend(1))
+                    {
+                        successes++;
+                        if (successes == 1)
+                        {
+                            stop.Send(0);
+                        }
+                    }
+                }
+            });
+            Join(receiver);
+            await sender.WaitAsync(Timeout);
+            Assert.True(successes == received, $"round {round}: {successes} sends reported taken, the receiver took {received}");
+
+            IEnumerable<Event> Receive()
+            {
+                var choice = new Choice(inbox.Recv(), stop.Recv());
+                while (true)
+                {
+                    yield return choice;
+                    if (choice.Index == 1)
+                    {
+                        yield break;
+                    }
+
+                    received++;
+                }
+            }
+        }
+
+        Assert.Empty(letters);
+    }
+
+    [Fact]
     public void Rendezvous_StopOfAWaitingSenderOrReceiver_LosesAndDuplicatesNothing()
     {
         var letters = new ConcurrentQueue<DeadLetterEventArgs>();
