@@ -49,9 +49,10 @@ public sealed partial class Choice
 
     /// <summary>
     /// Chooses branch <paramref name="index"/> for wait <paramref name="generation"/>, unless that wait is over or
-    /// another branch was chosen; if the thread has parked, makes it ready. Any thread.
+    /// another branch was chosen; if the thread has parked, makes it ready. True if this call chose the branch (a
+    /// rendezvous mailbox hands a message over only then). Any thread.
     /// </summary>
-    internal void Fire(long generation, int index, bool alongside)
+    internal bool Fire(long generation, int index, bool alongside)
     {
         var mine = generation << GenerationShift;
         while (true)
@@ -59,7 +60,7 @@ public sealed partial class Choice
             var state = Volatile.Read(ref _state);
             if ((state & ~(ChosenMask | ParkedBit)) != mine || (state & ChosenMask) != 0)
             {
-                return;
+                return false;
             }
 
             if (Interlocked.CompareExchange(ref _state, state | (long)(index + 1), state) == state)
@@ -78,7 +79,7 @@ public sealed partial class Choice
                     }
                 }
 
-                return;
+                return true;
             }
         }
     }

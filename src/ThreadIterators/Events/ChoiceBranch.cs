@@ -27,11 +27,11 @@ internal sealed class ChoiceBranch
 
     /// <summary>
     /// Chooses this branch for wait <paramref name="generation"/> unless another branch was chosen first or the
-    /// wait is over; makes the waiting thread ready if it is parked. Any thread.
+    /// wait is over; makes the waiting thread ready if it is parked. True if this call chose it. Any thread.
     /// </summary>
     /// <param name="generation">The wait the registration was made for.</param>
     /// <param name="alongside">The waker goes on running, so the thread is queued where an idle worker can take it.</param>
-    internal void Fire(long generation, bool alongside = false) => Choice.Fire(generation, Index, alongside);
+    internal bool Fire(long generation, bool alongside = false) => Choice.Fire(generation, Index, alongside);
 
     /// <inheritdoc/>
     public override string ToString() => $"branch {Index} of {Choice}";

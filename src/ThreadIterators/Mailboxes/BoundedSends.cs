@@ -1,4 +1,5 @@
 using System;
+using System.Runtime.CompilerServices;
 using System.Threading;
 using System.Threading.Tasks;
 
@@ -28,7 +29,9 @@ namespace ThreadIterators;
 /// <item>Waits: a green thread parks on its put event, an OS thread blocks on its signal, an async send awaits its
 /// task.</item>
 /// <item>Woken: back to step 1. A sender that did not wait may have taken the room; then it waits again. No sender's
-/// messages are reordered, because each waits before its next message.</item>
+/// messages are reordered, because each waits before its next message. In a rendezvous mailbox the wait may instead
+/// have ended as taken (<see cref="Waiter.Taken"/>): the receiver took the message the sender offered in the queue,
+/// and the send is done. A cancellation that loses to that take is no cancellation: the message was delivered.</item>
 /// </list>
 /// <para>The receiver, after every take (<c>Mailbox.TryTake</c> and <c>ReleaseRoom</c>, <c>SharedMailbox.TryTake</c>):</para>
 /// <list type="number">
@@ -145,7 +148,7 @@ internal static class BoundedSends
                     throw target.Refusal();
                 }
 
-                waiter ??= Waiter.ForOsThread();
+                waiter ??= Waiter.ForOsThread(OfferOf(target, message));
                 waiter.Signal!.Reset();
                 var ticket = WaitingRoom(target).Add(waiter);
                 if (target.HasRoom() && waiter.TryWithdraw(ticket))
@@ -159,8 +162,17 @@ internal static class BoundedSends
                 }
                 catch (OperationCanceledException)
                 {
-                    PassOnIfWoken(target, waiter);
+                    if (PassOnIfWoken(target, waiter))
+                    {
+                        return;
+                    }
+
                     throw;
+                }
+
+                if (waiter.WasTaken)
+                {
+                    return;
                 }
             }
         }
@@ -184,7 +196,7 @@ internal static class BoundedSends
                 throw target.Refusal();
             }
 
-            var waiter = Waiter.ForTask();
+            var waiter = Waiter.ForTask(OfferOf(target, message));
             var ticket = WaitingRoom(target).Add(waiter);
             if (target.HasRoom() && waiter.TryWithdraw(ticket))
             {
@@ -196,26 +208,40 @@ internal static class BoundedSends
                 await waiter.Completion!.Task.ConfigureAwait(false);
             }
 
-            if (cancellationToken.IsCancellationRequested)
+            if (waiter.WasTaken || (cancellationToken.IsCancellationRequested && PassOnIfWoken(target, waiter)))
             {
-                PassOnIfWoken(target, waiter);
-                cancellationToken.ThrowIfCancellationRequested();
+                return;
             }
+
+            cancellationToken.ThrowIfCancellationRequested();
         }
         while (!target.TryAdd(message));
     }
 
     /// <summary>
     /// A sender that gives up after a release woke it would use up that release, and the room it was woken for could
-    /// sit unused while other senders wait; it passes the wake-up on to the next waiter instead.
+    /// sit unused while other senders wait; it passes the wake-up on to the next waiter instead. True if the wait had
+    /// ended as taken instead (a rendezvous mailbox's receiver took the offered message): the send is done, and
+    /// giving up is too late.
     /// </summary>
-    internal static void PassOnIfWoken<T>(IBoundedTarget<T> target, Waiter waiter)
+    internal static bool PassOnIfWoken<T>(IBoundedTarget<T> target, Waiter waiter)
     {
-        if (!waiter.TryWithdraw() && (Volatile.Read(ref waiter.State) & Waiter.StateMask) == Waiter.Woken)
+        if (waiter.TryWithdraw())
+        {
+            return false;
+        }
+
+        var state = Volatile.Read(ref waiter.State) & Waiter.StateMask;
+        if (state == Waiter.Woken)
         {
             WaitingRoom(target).Release(1);
         }
+
+        return state == Waiter.Taken;
     }
+
+    /// <summary>What a sender that waits offers a rendezvous mailbox's receiver, which may take it from the queue; null for any other target.</summary>
+    private static StrongBox<T>? OfferOf<T>(IBoundedTarget<T> target, T message) => target.IsRendezvous ? new StrongBox<T>(message) : null;
 
     /// <summary>The shared body of <c>CreatePutEvent</c>: an unarmed put event for a green thread.</summary>
     internal static PutEvent<T> CreatePutEvent<T>(IBoundedTarget<T> target) => new(target, default!, fromPut: false);

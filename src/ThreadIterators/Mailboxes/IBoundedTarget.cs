@@ -35,6 +35,13 @@ internal interface IBoundedTarget<T> : IDrained
     /// </summary>
     bool HasRoom();
 
+    /// <summary>
+    /// Gets a value indicating whether the target is a rendezvous mailbox, whose receiver may take a waiting sender's
+    /// message from the queue: such a sender offers it (<see cref="Waiter.Offer"/>) and may find its wait ended as
+    /// <see cref="Waiter.Taken"/>. False by default.
+    /// </summary>
+    bool IsRendezvous => false;
+
     /// <summary>Makes the exception for a send the completed target refused, naming it, with the completion's error inside.</summary>
     ChannelClosedException Refusal();
 }

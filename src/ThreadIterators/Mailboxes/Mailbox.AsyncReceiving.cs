@@ -64,8 +64,18 @@ public sealed partial class Mailbox<T>
     /// </remarks>
     /// <returns>The mailbox's reader.</returns>
     /// <exception cref="InvalidOperationException">A green thread that has not ended receives from the mailbox.</exception>
+    /// <exception cref="NotSupportedException">
+    /// The mailbox is a rendezvous mailbox (capacity 0): a channel reader's wait could hold a message its reader never
+    /// takes, while the sender was told it was taken.
+    /// </exception>
     public ChannelReader<T> AsChannelReader()
     {
+        if (IsRendezvous)
+        {
+            throw new NotSupportedException(
+                $"{this} is a rendezvous mailbox (capacity 0), whose sender completes only when a green receiver takes its message; async code cannot read it through AsChannelReader(). Give it a capacity, or receive in a green thread.");
+        }
+
         if (Volatile.Read(ref _chooser) is MailboxChannelReader<T> { IsAttached: true } attached)
         {
             return attached;

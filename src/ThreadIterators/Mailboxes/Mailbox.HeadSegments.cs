@@ -103,6 +103,12 @@ public sealed partial class Mailbox<T>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void ReleaseRoom(WaiterQueue room, MailboxSegment<T> segment, int opened)
     {
+        if (segment.IsRendezvous)
+        {
+            // A take frees no room in a rendezvous mailbox: its waiting senders wait for the receiver's next receive.
+            return;
+        }
+
         if (Volatile.Read(ref _tail) != segment)
         {
             // Still draining segments a growth left behind: what this take freed is what it opened ahead.

@@ -108,6 +108,12 @@ public sealed partial class Mailbox<T>
             return EventOutcome.Continue;
         }
 
+        if (TryTakeOffered(out message))
+        {
+            receive.Deliver(message);
+            return EventOutcome.Continue;
+        }
+
         return EventOutcome.Parked;
     }
 
@@ -183,7 +189,7 @@ public sealed partial class Mailbox<T>
             && receiver.Id == worker.RunningId
             && receiver.Scheduler == worker.Scheduler)
         {
-            return TryTake(out message);
+            return TryTake(out message) || TryTakeOffered(out message);
         }
 
         var thread = GreenThread.Current;
@@ -199,7 +205,7 @@ public sealed partial class Mailbox<T>
             Bind(thread);
         }
 
-        return TryTake(out message);
+        return TryTake(out message) || TryTakeOffered(out message);
     }
 
     /// <summary>Makes <paramref name="thread"/> the receiver, or throws if another live thread is.</summary>
@@ -406,7 +412,8 @@ public sealed partial class Mailbox<T>
         {
             // Parked on an empty mailbox, after a full fence (the swap): a sender that started waiting while a take
             // missed it is seen here at the latest. Only the queue is touched; the receiver may already run elsewhere.
-            waiting.Release(int.MaxValue);
+            // A rendezvous mailbox's parked receiver takes one message: one sender is released to hand it over.
+            waiting.Release(segment.IsRendezvous ? 1 : int.MaxValue);
         }
 
         return true;

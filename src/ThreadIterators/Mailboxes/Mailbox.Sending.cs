@@ -131,6 +131,12 @@ public sealed partial class Mailbox<T>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private bool TryAddSlow(T message, MailboxSegment<T> tail, OsThreadContext context)
     {
+        if (tail.IsRendezvous)
+        {
+            // Never room in a rendezvous mailbox: the message goes to a receiver that waits, or not at all.
+            return HandOver(message, tail, context);
+        }
+
         var wake = false;
         var added = false;
         while (true)
@@ -182,7 +188,12 @@ public sealed partial class Mailbox<T>
     private static int LastBoundedSlots(int capacity) => (int)BitOperations.RoundUpToPowerOf2((uint)Math.Max(2, capacity));
 
     /// <summary>Gets a value indicating whether a bounded mailbox's next slot is free; a look for a waiting sender.</summary>
-    bool IBoundedTarget<T>.HasRoom() => _tail!.HasRoom();
+    /// <remarks>In a rendezvous mailbox, "room" is a receiver parked on it (or the completion).</remarks>
+    bool IBoundedTarget<T>.HasRoom()
+    {
+        var tail = Volatile.Read(ref _tail)!;
+        return tail.IsRendezvous ? (Volatile.Read(ref tail.TailWord) & (MailboxSegment<T>.Parked | MailboxSegment<T>.Frozen)) != 0 : tail.HasRoom();
+    }
 
     /// <summary>
     /// The unbounded send: append, and wake the receiver if this append took its park mark. False if the mailbox was

@@ -107,6 +107,12 @@ public sealed partial class Mailbox<T>
         {
             WakeReceiver(OsThreadContext.Current);
         }
+        else if (segment is { IsRendezvous: true, Room.Count: > 0 })
+        {
+            // A rendezvous sender that came while the mark was held found no receiver waiting and queued: the mark is
+            // back, so release one to hand over, as the receiver's park would have.
+            segment.Room.Release(1);
+        }
 
         return false;
     }

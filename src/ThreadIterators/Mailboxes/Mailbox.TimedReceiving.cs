@@ -36,6 +36,13 @@ public sealed partial class Mailbox<T>
                 return wait.Ended(timedOut: false);
             }
 
+            if (armed == 0 && TryTakeOffered(out message))
+            {
+                // A rendezvous mailbox's waiting sender: taken before the wait arms, so a zero timeout takes it too.
+                receive.Deliver(message);
+                return wait.Ended(timedOut: false);
+            }
+
             if (armed == 0 && !wait.TryArm(thread, out armed, out deadline))
             {
                 return wait.Ended(timedOut: true);

@@ -135,24 +135,51 @@ public sealed partial class Mailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
         _receive = new ReceiveEvent<T>(this);
     }
 
-    /// <summary>Initializes a new, empty mailbox that holds at most <paramref name="capacity"/> messages.</summary>
-    /// <param name="capacity">The most messages the mailbox holds, from 1 to 1,048,576.</param>
+    /// <summary>
+    /// Initializes a new, empty mailbox that holds at most <paramref name="capacity"/> messages; with a capacity of 0, a
+    /// rendezvous mailbox, which holds none: each send completes only once the receiver takes its message, as on Go's
+    /// unbuffered channel.
+    /// </summary>
+    /// <param name="capacity">The most messages the mailbox holds, from 0 (a rendezvous mailbox) to 1,048,576.</param>
     /// <param name="name">An optional name that exceptions and the debugger show.</param>
     /// <remarks>
+    /// <para>
     /// The slots are allocated as messages queue, as an unbounded mailbox's are: a few at first, then rings four times
     /// larger as senders fill them, up to the capacity rounded up to a power of two. A bounded mailbox keeps its
     /// largest ring once it has one.
+    /// </para>
+    /// <para>
+    /// A rendezvous mailbox (capacity 0) is sent to as a full bounded mailbox is, and "room" is a receiver that waits:
+    /// a green thread yields <see cref="Put"/> (or a put event, which may be a <see cref="Choice"/>'s branch, or be
+    /// given a timeout) and resumes after the receiver took the message; an OS thread blocks in <see cref="Send(T)"/>
+    /// or awaits <see cref="SendAsync"/> until then; <see cref="TrySend"/> hands the message over only if the receiver
+    /// is waiting right now (parked on <see cref="Recv"/>, alone or in a choice). The receiver's <see cref="Recv"/>
+    /// (alone, in a choice, or with a timeout) and <see cref="TryRecv"/> take a waiting sender's message. A wait that
+    /// loses (a choice's other branch, a timeout, a cancellation, a stop) sends or takes nothing. A rendezvous mailbox
+    /// cannot be read through <see cref="AsChannelReader"/>, which would hold a message no receiver has taken.
+    /// </para>
     /// </remarks>
-    /// <exception cref="ArgumentOutOfRangeException"><paramref name="capacity"/> is below 1 or above 1,048,576.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="capacity"/> is negative or above 1,048,576.</exception>
     public Mailbox(int capacity, string? name = null)
         : this(name)
     {
-        if (capacity < 1 || capacity > MaxBoundedCapacity)
+        if (capacity < 0 || capacity > MaxBoundedCapacity)
         {
             throw new ArgumentOutOfRangeException(
                 nameof(capacity),
                 capacity,
-                $"A bounded mailbox holds from 1 to {MaxBoundedCapacity:N0} messages; for more, use an unbounded mailbox with a {nameof(CreditWindow)}.");
+                $"A bounded mailbox holds from 1 to {MaxBoundedCapacity:N0} messages (0 makes a rendezvous mailbox, which holds none); for more, use an unbounded mailbox with a {nameof(CreditWindow)}.");
+        }
+
+        if (capacity == 0)
+        {
+            // Two slots, a bound of 0 and none free: the bounded append never finds room, so every send goes to the
+            // hand-over (Mailbox.Rendezvous.cs). A release wakes one waiting sender, to hand over to the receiver
+            // that parked.
+            var rendezvous = new MailboxSegment<T>(2, bound: 0, new WaiterQueue(releaseAt: 1), capacity: 0, free: 0);
+            _tail = rendezvous;
+            _head = rendezvous;
+            return;
         }
 
         // The first segment, made here so that the receiver never waits for one. Its segments grow as an unbounded
@@ -171,7 +198,7 @@ public sealed partial class Mailbox<T> : IMessageTarget<T>, IBoundedTarget<T>
     /// <summary>Gets the name given at construction, if any.</summary>
     public string? Name { get; }
 
-    /// <summary>Gets the most messages the mailbox holds, or null if it is unbounded.</summary>
+    /// <summary>Gets the most messages the mailbox holds (0 for a rendezvous mailbox), or null if it is unbounded.</summary>
     public int? Capacity => Room is null ? null : _tail!.Capacity;
 
     /// <summary>

@@ -141,6 +141,13 @@ internal class MailboxSegment<T>
     /// <summary>Gets the number of slots.</summary>
     internal int SlotCount => Slots.Length;
 
+    /// <summary>
+    /// Gets a value indicating whether this is a rendezvous mailbox's segment (or the end segment of a completed one):
+    /// a bound of 0, so <see cref="TryAppend"/> never finds a free slot and every message goes in through
+    /// <see cref="TryAppendHandedOver"/>. No other segment has a bound below 1.
+    /// </summary>
+    internal bool IsRendezvous => Bound == 0;
+
     /// <summary>Gets the append position in a <see cref="TailWord"/>.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     internal static long PositionOf(long word) => (word >> PositionShift) & PositionMask;
@@ -198,6 +205,36 @@ internal class MailboxSegment<T>
             }
 
             // Another sender took the position first; look again.
+        }
+    }
+
+    /// <summary>
+    /// Appends a message a rendezvous mailbox's receiver has committed to take, unless the segment is frozen (the
+    /// mailbox was completed); true if it is in. The slot's state is not looked at: a rendezvous segment's slots never
+    /// read as free (its bound is 0), and one party at a time appends, the one that holds the receiver's commitment
+    /// (the sender that took the park mark, or the receiver itself taking a waiting sender's message), so the slot
+    /// at the position was taken before. Any thread.
+    /// </summary>
+    internal bool TryAppendHandedOver(T message)
+    {
+        var slots = Slots;
+        while (true)
+        {
+            var word = Volatile.Read(ref TailWord);
+            if ((word & Frozen) != 0)
+            {
+                return false;
+            }
+
+            // Only a freeze can change the word meanwhile (nobody holds a park mark to swap): try again to find it.
+            if (Interlocked.CompareExchange(ref TailWord, word + (1L << PositionShift), word) == word)
+            {
+                var position = PositionOf(word);
+                ref var slot = ref slots[position & (slots.Length - 1)];
+                slot.Item = message;
+                Volatile.Write(ref slot.Sequence, position + 1);
+                return true;
+            }
         }
     }
 

@@ -63,6 +63,9 @@ public sealed class PutEvent<T> : Event, IChoosable
     /// <summary>Gets a value indicating whether the last armed message has been sent.</summary>
     public bool IsSent => !_armed;
 
+    /// <summary>Gets the armed message, for a rendezvous mailbox's receiver that takes it from the waiting senders (<see cref="WaiterQueue.TryTakeOffer{T}"/>).</summary>
+    internal T Offered => _message;
+
     /// <inheritdoc/>
     string? IChoosable.NotChoosableBecause => _fromPut
         ? "Put(message) sends at once when there is room, so a choice could not withdraw it; use CreatePutEvent().For(message), which sends only if chosen"
@@ -105,7 +108,8 @@ public sealed class PutEvent<T> : Event, IChoosable
         }
 
         var drainer = _target.Drainer;
-        into.Say($"room in {_target}{(drainer is null ? string.Empty : $", drained by {drainer}")}").WaitsOn(drainer);
+        var what = _target.IsRendezvous ? $"a receiver to take the message from {_target}" : $"room in {_target}";
+        into.Say($"{what}{(drainer is null ? string.Empty : $", drained by {drainer}")}").WaitsOn(drainer);
     }
 
     internal override EventOutcome Park(GreenThread thread, Worker worker)
@@ -114,7 +118,8 @@ public sealed class PutEvent<T> : Event, IChoosable
         return TrySend(thread);
     }
 
-    internal override EventOutcome Resume(GreenThread thread, Worker worker) => TrySend(thread);
+    // A rendezvous mailbox's receiver may have taken the message from the queue (the wait ended as taken): sent.
+    internal override EventOutcome Resume(GreenThread thread, Worker worker) => _waiter is { WasTaken: true } ? Sent() : TrySend(thread);
 
     internal override void Abandon(GreenThread thread)
     {
@@ -155,7 +160,10 @@ public sealed class PutEvent<T> : Event, IChoosable
         }
     }
 
-    EventOutcome IChoosable.CompleteChosen(GreenThread thread) => TrySendOnce() ? EventOutcome.Continue : EventOutcome.Parked;
+    // Chosen by a rendezvous mailbox's receiver that took the message (its fire won): sent. Every chosen branch was
+    // enlisted in this wait, so the state read is this wait's.
+    EventOutcome IChoosable.CompleteChosen(GreenThread thread) =>
+        _waiter is { WasTaken: true } ? Sent() : TrySendOnce() ? EventOutcome.Continue : EventOutcome.Parked;
 
     private void CheckArmed(GreenThread thread)
     {
@@ -187,6 +195,15 @@ public sealed class PutEvent<T> : Event, IChoosable
         return true;
     }
 
+    /// <summary>Ends a wait whose message a rendezvous mailbox's receiver took from the queue.</summary>
+    private EventOutcome Sent()
+    {
+        _waiting = false;
+        _armed = false;
+        _message = default!;
+        return EventOutcome.Continue;
+    }
+
     private EventOutcome TrySend(GreenThread thread)
     {
         _waiting = false;
@@ -211,5 +228,5 @@ public sealed class PutEvent<T> : Event, IChoosable
         return EventOutcome.Continue;
     }
 
-    private Waiter WaiterFor(GreenThread thread) => _waiter ??= Waiter.ForGreenThread(thread);
+    private Waiter WaiterFor(GreenThread thread) => _waiter ??= Waiter.ForGreenThread(thread, offer: this);
 }

@@ -16,6 +16,12 @@ namespace ThreadIterators;
 /// it waits again.
 /// </para>
 /// <para>
+/// A sender waiting on a rendezvous mailbox (capacity 0) also offers its message (<see cref="Offer"/>), and the
+/// mailbox's receiver may take it straight from the queue (<see cref="WaiterQueue.TryTakeOffer{T}"/>): that ends the
+/// wait as <see cref="Taken"/>, the message handed over, and the sender only goes on. A release (<see cref="Woken"/>)
+/// instead lets it try to hand the message to the receiver itself.
+/// </para>
+/// <para>
 /// Every wait has a ticket, kept in <see cref="State"/> above the two state bits. A green thread can be woken and
 /// resumed on another worker while the worker that queued it is still deciding whether to withdraw; if the resumed
 /// thread queues again, the ticket has changed and the late withdrawal fails, as it must, instead of cancelling the new
@@ -37,6 +43,9 @@ internal sealed class Waiter
 
     /// <summary>In <see cref="State"/>: it stopped waiting before a release reached it.</summary>
     internal const long Withdrawn = 2;
+
+    /// <summary>In <see cref="State"/>: a rendezvous mailbox's receiver took the message it offered; the send is done.</summary>
+    internal const long Taken = 3;
 
     /// <summary>The state bits of <see cref="State"/>; the ticket is above them.</summary>
     internal const long StateMask = 3;
@@ -64,6 +73,13 @@ internal sealed class Waiter
     /// <summary>The choice's wait that <see cref="Branch"/> was registered for. Under the queue's lock.</summary>
     internal long BranchGeneration;
 
+    /// <summary>
+    /// What a sender waiting on a rendezvous mailbox offers: its <see cref="PutEvent{T}"/> (a green thread), or a
+    /// <see cref="System.Runtime.CompilerServices.StrongBox{T}"/> holding the message (an OS thread or an async send);
+    /// null otherwise. Set before the waiter is queued.
+    /// </summary>
+    internal object? Offer;
+
     /// <summary>Gets the green thread that waits, if it is one.</summary>
     internal GreenThread? Thread { get; }
 
@@ -73,11 +89,14 @@ internal sealed class Waiter
     /// <summary>Gets the task a pending asynchronous operation awaits.</summary>
     internal TaskCompletionSource? Completion { get; }
 
-    internal static Waiter ForGreenThread(GreenThread thread) => new(thread, null, null);
+    internal static Waiter ForGreenThread(GreenThread thread, object? offer = null) => new(thread, null, null) { Offer = offer };
 
-    internal static Waiter ForOsThread() => new(null, new ManualResetEventSlim(false), null);
+    internal static Waiter ForOsThread(object? offer = null) => new(null, new ManualResetEventSlim(false), null) { Offer = offer };
 
-    internal static Waiter ForTask() => new(null, null, new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously));
+    internal static Waiter ForTask(object? offer = null) => new(null, null, new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously)) { Offer = offer };
+
+    /// <summary>Gets a value indicating whether a rendezvous mailbox's receiver took the message of the current wait. Any thread.</summary>
+    internal bool WasTaken => (Volatile.Read(ref State) & StateMask) == Taken;
 
     /// <summary>Ends the wait <paramref name="ticket"/> unless a release got there first (or it is no longer the current wait); true if this call ended it.</summary>
     internal bool TryWithdraw(long ticket) => Interlocked.CompareExchange(ref State, ticket | Withdrawn, ticket | Waiting) == (ticket | Waiting);
@@ -110,7 +129,16 @@ internal sealed class Waiter
         {
             branch.Fire(BranchGeneration, alongside: true);
         }
-        else if (Thread is not null)
+        else
+        {
+            WakePlain();
+        }
+    }
+
+    /// <summary>Makes a waiter that is not a choice's branch go on: its thread ready, its signal set, its task completed. Under the queue's lock.</summary>
+    internal void WakePlain()
+    {
+        if (Thread is not null)
         {
             Thread.Scheduler.ReadyAlongside(Thread);
         }

@@ -1,5 +1,6 @@
 using System.Collections.Generic;
 using System.Diagnostics;
+using System.Runtime.CompilerServices;
 using System.Threading;
 
 namespace ThreadIterators;
@@ -87,6 +88,57 @@ internal sealed class WaiterQueue
             }
 
             Volatile.Write(ref _count, _waiters.Count);
+        }
+    }
+
+    /// <summary>
+    /// For a rendezvous mailbox's receiver: takes the message of the oldest waiting sender that commits, ending its wait
+    /// as <see cref="Waiter.Taken"/> and letting it go on; drops withdrawn waiters on the way. A sender waiting in a
+    /// choice commits only if this fires its branch: its state is swapped to taken first, so neither its withdrawal nor
+    /// a release can end the wait meanwhile, and the message is read before the fire, while the choice cannot move on.
+    /// A fire that loses (another branch won) takes nothing, and the next waiter is tried. False if no waiter
+    /// committed. The receiver, under the caller's lock on the mailbox's segment.
+    /// </summary>
+    internal bool TryTakeOffer<T>(out T message)
+    {
+        lock (_waiters)
+        {
+            try
+            {
+                while (_waiters.TryDequeue(out var waiter))
+                {
+                    waiter.Queued = false;
+                    var state = Volatile.Read(ref waiter.State);
+                    if ((state & Waiter.StateMask) != Waiter.Waiting
+                        || Interlocked.CompareExchange(ref waiter.State, (state & ~Waiter.StateMask) | Waiter.Taken, state) != state)
+                    {
+                        continue;
+                    }
+
+                    var offered = waiter.Offer is PutEvent<T> put ? put.Offered : ((StrongBox<T>)waiter.Offer!).Value!;
+                    if (waiter.Branch is { } branch)
+                    {
+                        if (!branch.Fire(waiter.BranchGeneration, alongside: true))
+                        {
+                            continue;
+                        }
+                    }
+                    else
+                    {
+                        waiter.WakePlain();
+                    }
+
+                    message = offered;
+                    return true;
+                }
+
+                message = default!;
+                return false;
+            }
+            finally
+            {
+                Volatile.Write(ref _count, _waiters.Count);
+            }
         }
     }
 }

@@ -182,7 +182,7 @@ public abstract partial class RuntimeContract
     [Fact]
     public void Bounded_InvalidCapacity_ThrowsNamingCapacity()
     {
-        Assert.Equal("capacity", Assert.Throws<ArgumentOutOfRangeException>(() => new Mailbox<int>(0)).ParamName);
+        Assert.Equal("capacity", Assert.Throws<ArgumentOutOfRangeException>(() => new Mailbox<int>(-1)).ParamName);
         Assert.Equal("capacity", Assert.Throws<ArgumentOutOfRangeException>(() => new Mailbox<int>((1 << 20) + 1)).ParamName);
         Assert.Null(new Mailbox<int>().Capacity);
     }

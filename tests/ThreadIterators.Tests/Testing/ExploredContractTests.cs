@@ -55,6 +55,10 @@ public sealed class ExploredContractTests
     [MemberData(nameof(Strategies))]
     public void Join_ARingOfThreeJoiningAtOnce_EveryThreadFailsNamingTheCycle_NoneHangs(ExplorationStrategy strategy) => AssertHolds(JoinRing, strategy);
 
+    [Theory]
+    [MemberData(nameof(Strategies))]
+    public void Rendezvous_ChoicesAndTimeoutsOnBothSides_EachSentPutTakenOnceAndNoOther(ExplorationStrategy strategy) => AssertHolds(RendezvousHandsOver, strategy);
+
     [Fact]
     public void Tier_ABrokenPromise_IsFound()
     {
@@ -175,6 +179,118 @@ public sealed class ExploredContractTests
 
                 sum += message.Value;
             }
+        }
+    }
+
+    private static IEnumerable<Event> RendezvousHandsOver(Scheduler scheduler)
+    {
+        // Two senders put into one of two rendezvous mailboxes, alone, in a choice of both, or with a timeout; the
+        // receiver takes with Recv, TryRecv, a choice of both and a timed receive. Every put reported sent is taken
+        // exactly once, and nothing else is.
+        const int each = 6;
+        var first = new Mailbox<int>(0, "first");
+        var second = new Mailbox<int>(0, "second");
+        var sent = new List<int>();
+        var taken = new List<int>();
+        var senders = Enumerable.Range(0, 2).Select(s => scheduler.Spawn(Produce(s), $"sender {s}")).ToList();
+        var receiver = scheduler.Spawn(Consume(), "receiver");
+        foreach (var sender in senders)
+        {
+            yield return sender.Exited;
+        }
+
+        first.Complete();
+        second.Complete();
+        yield return receiver.Exited;
+        sent.Sort();
+        taken.Sort();
+        if (!sent.SequenceEqual(taken))
+        {
+            throw new InvalidOperationException($"sent [{string.Join(", ", sent)}] but took [{string.Join(", ", taken)}]");
+        }
+
+        IEnumerable<Event> Produce(int sender)
+        {
+            var toFirst = first.CreatePutEvent();
+            var toSecond = second.CreatePutEvent();
+            var either = new Choice(toFirst, toSecond);
+            for (var i = 0; i < each; i++)
+            {
+                var message = (sender * 100) + i;
+                switch (i % 3)
+                {
+                    case 0:
+                        yield return first.Put(message);
+                        sent.Add(message);
+                        break;
+                    case 1:
+                        yield return Arm(toFirst, toSecond, message, either);
+                        if (toFirst.IsSent == toSecond.IsSent)
+                        {
+                            throw new InvalidOperationException($"{message}: a choice of two puts sent {(toFirst.IsSent ? "both" : "neither")}");
+                        }
+
+                        sent.Add(message);
+                        break;
+                    default:
+                        var timed = second.Put(message).WithTimeout(TimeSpan.FromMilliseconds(1));
+                        yield return timed;
+                        if (!timed.TimedOut)
+                        {
+                            sent.Add(message);
+                        }
+
+                        break;
+                }
+            }
+        }
+
+        IEnumerable<Event> Consume()
+        {
+            var fromFirst = first.Recv();
+            var fromSecond = second.Recv();
+            var either = new Choice(fromFirst, fromSecond);
+            var timed = fromSecond.WithTimeout(TimeSpan.FromMilliseconds(1));
+            for (var round = 0; !(fromFirst.IsCompleted && fromSecond.IsCompleted); round++)
+            {
+                if (round % 4 == 0 && !fromFirst.IsCompleted && first.TryRecv(out var tried))
+                {
+                    taken.Add(tried);
+                }
+                else if (round % 4 == 1 && !fromSecond.IsCompleted)
+                {
+                    yield return timed;
+                    if (!timed.TimedOut && !fromSecond.IsCompleted)
+                    {
+                        taken.Add(fromSecond.Value);
+                    }
+                }
+                else if (!fromFirst.IsCompleted && !fromSecond.IsCompleted)
+                {
+                    yield return either;
+                    var receive = either.Index == 0 ? fromFirst : fromSecond;
+                    if (!receive.IsCompleted)
+                    {
+                        taken.Add(receive.Value);
+                    }
+                }
+                else
+                {
+                    var receive = fromFirst.IsCompleted ? fromSecond : fromFirst;
+                    yield return receive;
+                    if (!receive.IsCompleted)
+                    {
+                        taken.Add(receive.Value);
+                    }
+                }
+            }
+        }
+
+        static Choice Arm(PutEvent<int> a, PutEvent<int> b, int message, Choice choice)
+        {
+            a.For(message);
+            b.For(message);
+            return choice;
         }
     }
 
