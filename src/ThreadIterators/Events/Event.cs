@@ -377,10 +377,10 @@ public abstract class Event
     /// </exception>
     public static Event Return<TValue>(TValue value)
     {
-        var thread = GreenThread.Current
-            ?? throw new InvalidOperationException("Event.Return(value) returns from a sub-body; call it in a body run by Event.Call<T>, on its green thread.");
-        if (thread.Body is not CallStack { Depth: > 0 } stack)
+        if (CallStack.Stepping is not { Depth: > 0 } stack)
         {
+            var thread = GreenThread.Current
+                ?? throw new InvalidOperationException("Event.Return(value) returns from a sub-body; call it in a body run by Event.Call<T>, on its green thread.");
             throw new InvalidOperationException($"{thread} made Event.Return(value) outside a sub-body; only a body run by Event.Call<T> returns a value.");
         }
 
@@ -391,9 +391,12 @@ public abstract class Event
     private static (CallFrame Frame, int Generation) PrepareCall(IEnumerable<Event> body, bool wantsValue)
     {
         ArgumentNullException.ThrowIfNull(body);
-        var thread = GreenThread.Current
-            ?? throw new InvalidOperationException("Event.Call runs a sub-body on the calling green thread: make the call in a green thread's body, and yield it.");
-        var frame = thread.CallStack.Prepare(body.GetEnumerator() ?? throw new InvalidOperationException($"{body} returned a null enumerator."), wantsValue);
+
+        // The stack whose step runs this body; else (the thread's first call, or a body its worker steps directly in
+        // the turn of that call) the running thread's.
+        var stack = CallStack.Stepping ?? (GreenThread.Current
+            ?? throw new InvalidOperationException("Event.Call runs a sub-body on the calling green thread: make the call in a green thread's body, and yield it.")).CallStack;
+        var frame = stack.Prepare(body.GetEnumerator() ?? throw new InvalidOperationException($"{body} returned a null enumerator."), wantsValue);
         return (frame, frame.Generation);
     }
 

@@ -33,6 +33,9 @@ internal sealed class CallFrame : Event
         /// <summary>Its sub-body is on the stack.</summary>
         Running,
 
+        /// <summary>Its sub-body has made <c>Event.Return</c>: the value is stored, the frame not yet popped.</summary>
+        Returning,
+
         /// <summary>Returned: its value, if it was called for one, is in <see cref="_value"/>.</summary>
         Returned,
 
@@ -58,6 +61,9 @@ internal sealed class CallFrame : Event
     internal bool Catches { get; private set; }
 
     internal bool IsPrepared => _state == State.Prepared && Body is not null;
+
+    /// <summary>Gets whether its sub-body has stored a value to return (<see cref="SetValue"/>).</summary>
+    internal bool IsReturning => _state == State.Returning;
 
     /// <summary>Readies the frame for a new call (step 1 of CallStack.cs).</summary>
     internal void Prepare(IEnumerator<Event> body, bool wantsValue)
@@ -108,7 +114,7 @@ internal sealed class CallFrame : Event
     /// <summary>Stores the value a sub-body returns (<c>Event.Return</c>), checking the caller asked for one of that type.</summary>
     internal void SetValue<TValue>(TValue value)
     {
-        if (!WantsValue || _state != State.Running)
+        if (!WantsValue || _state is not (State.Running or State.Returning))
         {
             throw new InvalidOperationException(
                 $"{CallStack.DescribeBody(Body!)} yielded Event.Return(value) on {Stack.Thread}, but its caller made the call with Event.Call, for no value; call it with Event.Call<T>, or end the sub-body with yield break.");
@@ -117,14 +123,14 @@ internal sealed class CallFrame : Event
         if (_value is ReturnedValue<TValue> same)
         {
             same.Set(value);
-            return;
         }
-
-        if (_value is null || !_value.TrySet(value))
+        else if (_value is null || !_value.TrySet(value))
         {
             throw new InvalidOperationException(
                 $"{CallStack.DescribeBody(Body!)} returned a {TypeNames.Of<TValue>()} on {Stack.Thread}, but its caller called it for a {(_value is null ? "value of another type" : TypeNames.Format(_value.Type))}.");
         }
+
+        _state = State.Returning;
     }
 
     /// <summary>Keeps a box for the value of type <typeparamref name="T"/> the call just prepared wants.</summary>
@@ -182,7 +188,7 @@ internal sealed class CallFrame : Event
 
     private void EnsureEnded()
     {
-        if (_state is State.Prepared or State.Running)
+        if (_state is State.Prepared or State.Running or State.Returning)
         {
             throw new InvalidOperationException($"{this} on {Stack.Thread} has not returned yet; yield the call, then read its outcome.");
         }

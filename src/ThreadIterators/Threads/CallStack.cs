@@ -50,6 +50,19 @@ internal sealed class CallStack : IEnumerator<Event>
 
     private int _depth;
 
+    /// <summary>
+    /// The stack whose <see cref="MoveNext"/> runs on this OS thread, if any: where <c>Event.Call</c> and
+    /// <c>Event.Return</c> find the stack of the body that calls them, without looking the running thread up.
+    /// </summary>
+    [ThreadStatic]
+    private static CallStack? t_stepping;
+
+    /// <summary>Whether the innermost body has made a call since the last push: what <see cref="MoveNext"/> looks for in a yield.</summary>
+    private bool _callMade;
+
+    /// <summary>How many calls and returns in a row <see cref="MoveNext"/> takes before it leaves the next to the worker.</summary>
+    private const int Transitions = 64;
+
     internal CallStack(GreenThread thread, IEnumerator<Event> root)
     {
         _thread = thread;
@@ -91,6 +104,7 @@ internal sealed class CallStack : IEnumerator<Event>
 
         var frame = _frames[index] ??= new CallFrame(this, index);
         frame.Prepare(body, wantsValue);
+        _callMade = true;
         return frame;
     }
 
@@ -104,6 +118,7 @@ internal sealed class CallStack : IEnumerator<Event>
 
         frame.Start();
         _depth = frame.Index;
+        _callMade = false;
         return true;
     }
 
@@ -126,35 +141,82 @@ internal sealed class CallStack : IEnumerator<Event>
         frame.Returned();
     }
 
-    /// <inheritdoc/>
+    /// <summary>
+    /// Steps the innermost body. A call it yields is pushed, and a return popped, here, without a step of the worker's
+    /// each (up to <see cref="Transitions"/> in a row, then through the worker, whose budget then bounds a thread
+    /// that only calls); a body ended or faulted returns to its caller here too.
+    /// </summary>
+    /// <returns>Whether the thread yielded an event; false once its outermost body has ended.</returns>
     public bool MoveNext()
     {
+        var outer = t_stepping;
+        t_stepping = this;
+        try
+        {
+            return Step();
+        }
+        finally
+        {
+            t_stepping = outer;
+        }
+    }
+
+    /// <summary>Gets the stack of the thread whose body is running on this OS thread, once it has one; null otherwise.</summary>
+    internal static CallStack? Stepping => t_stepping;
+
+    /// <summary>Steps the innermost body, as <see cref="MoveNext"/> says.</summary>
+    private bool Step()
+    {
+        var transitions = 0;
         while (true)
         {
-            if (_depth == 0)
-            {
-                return _root.MoveNext();
-            }
-
-            var frame = Top;
+            var frame = _depth == 0 ? null : Top;
+            var body = frame is null ? _root : frame.Body!;
+            bool moved;
             try
             {
-                if (frame.Body!.MoveNext())
-                {
-                    return true;
-                }
+                moved = body.MoveNext();
             }
-            catch (Exception exception)
+            catch (Exception exception) when (frame is not null)
             {
                 Unwind(ExceptionDispatchInfo.Capture(exception));
                 continue;
+            }
+
+            if (moved)
+            {
+                if (++transitions > Transitions)
+                {
+                    // Through the worker: the call's or return's own Park does what the branches below do.
+                    return true;
+                }
+
+                if (frame is { IsReturning: true } && body.Current is ReturnEvent)
+                {
+                    // Event.Return stored the value: the step the worker would take to park on the return, taken here.
+                    Return();
+                    continue;
+                }
+
+                if (_callMade && body.Current is CallFrame made && Push(made))
+                {
+                    // A call made and yielded in that step: pushed, as the worker's step to park on it would.
+                    continue;
+                }
+
+                return true;
+            }
+
+            if (frame is null)
+            {
+                return false;
             }
 
             // The sub-body ran to its end (its finally blocks have run): a call for no value returns here.
             if (frame.WantsValue)
             {
                 Unwind(ExceptionDispatchInfo.Capture(new InvalidOperationException(
-                    $"{DescribeBody(frame.Body!)} ended without yielding Event.Return(value), on {_thread}, but was called with Event.Call<T> for a value.")));
+                    $"{DescribeBody(body)} ended without yielding Event.Return(value), on {_thread}, but was called with Event.Call<T> for a value.")));
                 continue;
             }
 

@@ -393,4 +393,74 @@ public abstract partial class RuntimeContract
             _ = first.Result + second.Result;
         }
     }
+
+    [Fact]
+    public void Call_ThePowerSeriesExampleOfWaitingMd_AddsTwoSeries()
+    {
+        // docs/waiting.md's GetN and Add, as written there: U = 1, 2, 3, ... and V = 10, 20, 30, ... add to 11, 22, 33, ...
+        const int Terms = 200;
+        var u = new Series(new Mailbox<int>("u demand"), new Mailbox<long>("u values"));
+        var v = new Series(new Mailbox<int>("v demand"), new Mailbox<long>("v values"));
+        var sum = new Series(new Mailbox<int>("sum demand"), new Mailbox<long>("sum values"));
+        var producers = new[] { Scheduler.Spawn(Naturals(u, 1), "U"), Scheduler.Spawn(Naturals(v, 10), "V") };
+        var adder = Scheduler.Spawn(Add(u, v, sum), "Add");
+        var read = new List<long>();
+        Run(Reader(), "reader");
+        Assert.Equal(Enumerable.Range(1, Terms).Select(i => 11L * i), read);
+        foreach (var thread in producers.Append(adder))
+        {
+            thread.Stop("done");
+        }
+
+        IEnumerable<Event> Reader()
+        {
+            for (var i = 0; i < Terms; i++)
+            {
+                sum.Demand.Send(0);
+                yield return sum.Values.Recv();
+                read.Add(sum.Values.Recv().Value);
+            }
+        }
+
+        static IEnumerable<Event> Naturals(Series series, long scale)
+        {
+            for (long n = 1; ; n++)
+            {
+                yield return series.Demand.Recv();
+                series.Values.Send(n * scale);
+            }
+        }
+
+        // Go's getn: a demand to each series, then one value from each.
+        static IEnumerable<Event> GetN(Series[] inputs)
+        {
+            foreach (var input in inputs)
+            {
+                input.Demand.Send(0);
+            }
+
+            var values = new long[inputs.Length];
+            for (var i = 0; i < inputs.Length; i++)
+            {
+                yield return inputs[i].Values.Recv();
+                values[i] = inputs[i].Values.Recv().Value;
+            }
+
+            yield return Event.Return(values);
+        }
+
+        // Go's Add: each coefficient of U + V, on demand.
+        static IEnumerable<Event> Add(Series u, Series v, Series sum)
+        {
+            while (true)
+            {
+                yield return sum.Demand.Recv();
+                var pair = Event.Call<long[]>(GetN([u, v]));
+                yield return pair;
+                sum.Values.Send(pair.Result[0] + pair.Result[1]);
+            }
+        }
+    }
+
+    private sealed record Series(Mailbox<int> Demand, Mailbox<long> Values);
 }
