@@ -20,6 +20,12 @@ internal sealed class UnyieldedEventAnalyzer : DiagnosticAnalyzer
     /// <summary>The end of the message for a put: what not yielding it costs.</summary>
     private const string PutConsequence = "or the message is dropped when the mailbox is full";
 
+    /// <summary>The end of the message for a sub-body call.</summary>
+    private const string CallConsequence = "or the sub-body never runs";
+
+    /// <summary>The name of the sub-body call types, <c>BodyCall</c> and <c>BodyCall&lt;T&gt;</c>.</summary>
+    private const string CallTypeName = "BodyCall";
+
     /// <summary>The end of the message for any other event.</summary>
     private const string WaitConsequence = "or the thread does not wait for it";
 
@@ -116,10 +122,15 @@ internal sealed class UnyieldedEventAnalyzer : DiagnosticAnalyzer
                     continue;
                 // The library's own calls only: another method that returns an event may hand back one it was given
                 // (xUnit's Assert.IsType returns its argument), which dropping loses nothing.
-                case IInvocationOperation invocation when GreenThreadBody.IsEvent(invocation.Type, eventType)
+                case IInvocationOperation invocation when (GreenThreadBody.IsEvent(invocation.Type, eventType) || IsCall(invocation.Type, eventType))
                     && SymbolEqualityComparer.Default.Equals(invocation.TargetMethod.ContainingAssembly, eventType.ContainingAssembly)
                     && !Arms(invocation.TargetMethod, eventType):
                     return invocation;
+                // One that arms the event it is called on and returns it, called on a fresh one
+                // (Event.Call(helper).Catch()): that fresh one is the creation dropped.
+                case IInvocationOperation { Instance: { } instance } arming when Arms(arming.TargetMethod, eventType):
+                    value = instance;
+                    continue;
                 case IObjectCreationOperation creation when GreenThreadBody.IsEvent(creation.Type, eventType):
                     return creation;
                 default:
@@ -131,7 +142,7 @@ internal sealed class UnyieldedEventAnalyzer : DiagnosticAnalyzer
     /// <summary>Tells whether <paramref name="method"/> is an event's own method that returns that event.</summary>
     private static bool Arms(IMethodSymbol method, INamedTypeSymbol eventType) =>
         !method.IsStatic
-        && GreenThreadBody.IsEvent(method.ContainingType, eventType)
+        && (GreenThreadBody.IsEvent(method.ContainingType, eventType) || IsCall(method.ContainingType, eventType))
         && SymbolEqualityComparer.Default.Equals(method.ReturnType, method.ContainingType);
 
     /// <summary>
@@ -152,6 +163,14 @@ internal sealed class UnyieldedEventAnalyzer : DiagnosticAnalyzer
         && assignment.Left == identifier
         && assignment.Parent is ExpressionStatementSyntax;
 
+    /// <summary>
+    /// Tells whether <paramref name="type"/> is a sub-body call (<c>BodyCall</c> or <c>BodyCall&lt;T&gt;</c>, made by
+    /// <c>Event.Call</c>): a value that converts to the event a body yields, and whose sub-body runs only if it is yielded.
+    /// </summary>
+    private static bool IsCall(ITypeSymbol? type, INamedTypeSymbol eventType) =>
+        type is INamedTypeSymbol { IsValueType: true, Name: CallTypeName } named
+        && SymbolEqualityComparer.Default.Equals(named.ContainingAssembly, eventType.ContainingAssembly);
+
     /// <summary>Reports the event <paramref name="creation"/> makes, naming it and the body.</summary>
     private static void Report(OperationAnalysisContext context, IOperation creation, GreenThreadBody body, string remedy)
     {
@@ -159,7 +178,7 @@ internal sealed class UnyieldedEventAnalyzer : DiagnosticAnalyzer
         {
             IInvocationOperation invocation => (
                 $"{invocation.TargetMethod.ContainingType.Name}.{invocation.TargetMethod.Name}",
-                IsPut(invocation.TargetMethod) ? PutConsequence : WaitConsequence),
+                IsPut(invocation.TargetMethod) ? PutConsequence : invocation.Type is { IsValueType: true, Name: CallTypeName } ? CallConsequence : WaitConsequence),
             _ => ($"new {creation.Type?.Name}", WaitConsequence),
         };
         context.ReportDiagnostic(Diagnostic.Create(

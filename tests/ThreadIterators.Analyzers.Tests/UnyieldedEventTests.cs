@@ -31,6 +31,39 @@ public sealed class UnyieldedEventTests
     }
 
     [Fact]
+    public void SubBodyCallsNotYielded_AreFlagged_ButCatchOnAKeptCallIsNot()
+    {
+        var diagnostics = Snippet.Analyze(
+            """
+            static class C
+            {
+                static IEnumerable<Event> Caller()
+                {
+                    Event.Call(Helper());
+                    Event.Call<int>(Helper()).Catch();
+                    var unread = Event.Call<int>(Helper());
+                    var kept = Event.Call(Helper());
+                    kept.Catch();
+                    yield return kept;
+                }
+
+                static IEnumerable<Event> Helper()
+                {
+                    yield return Event.Return(1);
+                }
+            }
+            """);
+
+        Assert.Equal(3, diagnostics.Length);
+        Assert.All(diagnostics, d => Assert.Equal("TI0002", d.Id));
+        Assert.Equal(
+            "'Event.Call' creates an event that green-thread body 'Caller' never yields; yield return it, or the sub-body never runs",
+            diagnostics[0].GetMessage(System.Globalization.CultureInfo.InvariantCulture));
+        Assert.Contains("'Event.Call' creates", diagnostics[1].GetMessage(System.Globalization.CultureInfo.InvariantCulture), StringComparison.Ordinal);
+        Assert.Contains("yield return 'unread', which is never read", diagnostics[2].GetMessage(System.Globalization.CultureInfo.InvariantCulture), StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void DiscardedEvents_OfEveryKind_AreFlagged()
     {
         Snippet.Verify(

@@ -1,4 +1,5 @@
 using System.Collections.Generic;
+using System.Linq;
 
 namespace ThreadIterators;
 
@@ -20,7 +21,14 @@ public sealed class ThreadWait
         WaitsOn = description.On;
         EndsByTimer = description.Timer;
         EndsFromOutside = description.Outside;
+        Calls = thread.Body is CallStack { Depth: > 0 } stack ? stack.Names() : [];
     }
+
+    /// <summary>
+    /// Gets the thread's stack of bodies while it runs sub-bodies (<see cref="Event.Call(IEnumerable{Event})"/>): the
+    /// methods that made them, the thread's own body first and the one that waits last; empty while it runs no call.
+    /// </summary>
+    public IReadOnlyList<string> Calls { get; }
 
     /// <summary>Gets the thread.</summary>
     public GreenThread Thread { get; }
@@ -48,5 +56,5 @@ public sealed class ThreadWait
     public bool EndsFromOutside { get; }
 
     /// <inheritdoc/>
-    public override string ToString() => $"{Thread}: {(IsRunning ? "running; last waited for " : "waits for ")}{Description}";
+    public override string ToString() => $"{Thread}: {(IsRunning ? "running; last waited for " : "waits for ")}{Description}{(Calls.Count == 0 ? string.Empty : $" (in {string.Join(" called by ", Calls.Reverse())})")}";
 }

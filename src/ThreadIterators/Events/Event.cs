@@ -1,4 +1,5 @@
 using System;
+using System.Collections.Generic;
 using System.Diagnostics.CodeAnalysis;
 using System.Threading;
 using System.Threading.Tasks;
@@ -277,6 +278,127 @@ public abstract class Event
     /// </code>
     /// </example>
     public static Event WhenCanceled(CancellationToken cancellationToken) => new CancellationEvent(cancellationToken);
+
+    /// <summary>
+    /// Makes a call of a sub-body, for the calling green thread to yield: the sub-body then runs on this thread, as the
+    /// rest of its body, until it ends; and the caller goes on after its yield. A helper that waits is written as an
+    /// iterator of its own and called with this, as an awaited method would be.
+    /// </summary>
+    /// <param name="body">The sub-body: an iterator of events, as a green thread's body is.</param>
+    /// <returns>The call; yield it once, right away, from the body that made it.</returns>
+    /// <remarks>
+    /// <para>
+    /// An exception from the sub-body is thrown at the caller's yield: the caller ends there, its <c>finally</c> blocks
+    /// running, and the exception goes on to its own caller, up to the thread's body, which it ends as any fault does.
+    /// A C# iterator cannot catch at a yield; to handle the exception, call <see cref="BodyCall.Catch"/> on
+    /// the call before yielding it, and read <see cref="BodyCall.Exception"/> after.
+    /// </para>
+    /// <para>
+    /// A stop, the wait-for graph (<see cref="ThreadWait.Calls"/>) and exploration see through calls: a stop ends every
+    /// body of the stack, the innermost first. Calls nest as deep as memory allows, at no OS stack depth. A call
+    /// allocates nothing beyond the sub-body's enumerator, once the thread has made a call at that depth before.
+    /// </para>
+    /// </remarks>
+    /// <exception cref="ArgumentNullException"><paramref name="body"/> is null.</exception>
+    /// <exception cref="InvalidOperationException">Called outside a green thread's body.</exception>
+    /// <example>
+    /// <code>
+    /// IEnumerable&lt;Event&gt; Client(Mailbox&lt;int&gt; numbers)
+    /// {
+    ///     yield return Event.Call(Log(numbers, 3));    // runs Log to its end, on this thread
+    /// }
+    ///
+    /// IEnumerable&lt;Event&gt; Log(Mailbox&lt;int&gt; numbers, int count)
+    /// {
+    ///     for (var i = 0; i &lt; count; i++)
+    ///     {
+    ///         yield return numbers.Recv();
+    ///         Console.WriteLine(numbers.Recv().Value);
+    ///     }
+    /// }
+    /// </code>
+    /// </example>
+    public static BodyCall Call(IEnumerable<Event> body)
+    {
+        var (frame, generation) = PrepareCall(body, wantsValue: false);
+        return new BodyCall(frame, generation);
+    }
+
+    /// <summary>
+    /// Makes a call of a sub-body that returns a value of type <typeparamref name="T"/> by yielding
+    /// <see cref="Return{TValue}(TValue)"/>: yield the call, then read <see cref="BodyCall{T}.Result"/>.
+    /// </summary>
+    /// <typeparam name="T">The type of the value the sub-body returns.</typeparam>
+    /// <param name="body">The sub-body: an iterator of events that ends by yielding <c>Event.Return(value)</c>.</param>
+    /// <returns>The call; yield it once, right away, then read its result before the body makes its next call.</returns>
+    /// <remarks>
+    /// As <see cref="Call(IEnumerable{Event})"/>; a sub-body that ends without returning a value faults with an
+    /// <see cref="InvalidOperationException"/> that names it. A call is a value in the manner of a
+    /// <see cref="ValueTask{TResult}"/>: the place it keeps its result is reused by the next call made from the same
+    /// body, so read the result before making that call.
+    /// </remarks>
+    /// <exception cref="ArgumentNullException"><paramref name="body"/> is null.</exception>
+    /// <exception cref="InvalidOperationException">Called outside a green thread's body.</exception>
+    /// <example>
+    /// <code>
+    /// IEnumerable&lt;Event&gt; Sum(Mailbox&lt;int&gt; numbers)
+    /// {
+    ///     var pair = Event.Call&lt;int&gt;(ReceiveTwo(numbers));
+    ///     yield return pair;
+    ///     Console.WriteLine(pair.Result);
+    /// }
+    ///
+    /// IEnumerable&lt;Event&gt; ReceiveTwo(Mailbox&lt;int&gt; numbers)
+    /// {
+    ///     yield return numbers.Recv();
+    ///     var first = numbers.Recv().Value;
+    ///     yield return numbers.Recv();
+    ///     yield return Event.Return(first + numbers.Recv().Value);
+    /// }
+    /// </code>
+    /// </example>
+    public static BodyCall<T> Call<T>(IEnumerable<Event> body)
+    {
+        var (frame, generation) = PrepareCall(body, wantsValue: true);
+        frame.Expect<T>();
+        return new BodyCall<T>(frame, generation);
+    }
+
+    /// <summary>
+    /// Returns <paramref name="value"/> from a sub-body to the caller that made its call with
+    /// <see cref="Call{T}(IEnumerable{Event})"/>: yield it, and the sub-body ends there, its <c>finally</c> blocks
+    /// running, as a <c>return</c> in a method runs them.
+    /// </summary>
+    /// <typeparam name="TValue">The type of the value: the type the call was made for, or one assignable to it.</typeparam>
+    /// <param name="value">The value.</param>
+    /// <returns>The event to yield.</returns>
+    /// <exception cref="InvalidOperationException">
+    /// Called outside a sub-body, in one called for no value, or with a value the call was not made for.
+    /// </exception>
+    public static Event Return<TValue>(TValue value)
+    {
+        if (CallStack.Stepping is not { Depth: > 0 } stack)
+        {
+            var thread = GreenThread.Current
+                ?? throw new InvalidOperationException("Event.Return(value) returns from a sub-body; call it in a body run by Event.Call<T>, on its green thread.");
+            throw new InvalidOperationException($"{thread} made Event.Return(value) outside a sub-body; only a body run by Event.Call<T> returns a value.");
+        }
+
+        stack.Top.SetValue(value);
+        return ReturnEvent.Instance;
+    }
+
+    private static (CallFrame Frame, int Generation) PrepareCall(IEnumerable<Event> body, bool wantsValue)
+    {
+        ArgumentNullException.ThrowIfNull(body);
+
+        // The stack whose step runs this body; else (the thread's first call, or a body its worker steps directly in
+        // the turn of that call) the running thread's.
+        var stack = CallStack.Stepping ?? (GreenThread.Current
+            ?? throw new InvalidOperationException("Event.Call runs a sub-body on the calling green thread: make the call in a green thread's body, and yield it.")).CallStack;
+        var frame = stack.Prepare(body.GetEnumerator() ?? throw new InvalidOperationException($"{body} returned a null enumerator."), wantsValue);
+        return (frame, frame.Generation);
+    }
 
     // The hooks every event knows: the wait (Park, Resume, Abandon), a stop from outside (TryInterrupt,
     // CompleteInterrupt) and the wait-for graph and traces (DescribeWait). What only some events do is an interface

@@ -11,4 +11,10 @@ internal enum EventOutcome
 
     /// <summary>The event faulted the thread (<see cref="GreenThread.PendingFault"/> holds why); the thread must end.</summary>
     Faulted,
+
+    /// <summary>
+    /// A sub-body call (<see cref="Event.Call(System.Collections.Generic.IEnumerable{Event})"/>) has put the thread's call
+    /// stack in place of its body; the worker steps that from now on, in the same turn.
+    /// </summary>
+    Called,
 }

@@ -37,7 +37,8 @@ namespace ThreadIterators;
 //         event (before the park: once parked, the thread may resume on another worker, which reads it), hand the
 //         policy a weighed step if it asked for one (Weighed), and call the event's Park.
 //      e. Parked ends the turn, after one look for a stop (the header of GreenThread.cs). Faulted, or an exception from
-//         the body or an event, ends the thread with that fault (the header of Scheduler.Ending.cs).
+//         the body or an event, ends the thread with that fault (the header of Scheduler.Ending.cs). Called (a sub-body
+//         call; its steps are in the header of CallStack.cs): the thread's body is now its call stack; step that.
 // Sends made during a turn are counted (CountSend): the LongTurnSends-th (256th) moves the run-next thread to the local
 // queue, and PushRunNext queues later wake-ups there too, so a thread flooding a mailbox without yielding does not keep
 // the receiver it woke from an idle worker. A turn is bounded by the step budget, so a worker sees the stopping flag
@@ -317,6 +318,7 @@ internal sealed partial class Worker
                 return;
             }
 
+        Stepping:
             while (outcome == EventOutcome.Continue)
             {
                 if (!body.MoveNext())
@@ -365,16 +367,33 @@ internal sealed partial class Worker
                 }
             }
 
-            if (outcome == EventOutcome.Faulted)
+            if (outcome == EventOutcome.Parked)
+            {
+                if (thread.PendingFault is not null)
+                {
+                    // Parked, and a stop has come: the one look per park that closes the race with a stop that read the
+                    // wait before this park registered (the park's own full fence orders it). The thread may already
+                    // run elsewhere; taking back its wait is safe from any thread.
+                    thread.InterruptWait();
+                }
+            }
+            else if (outcome == EventOutcome.Faulted)
             {
                 Scheduler.Exit(thread, thread.PendingFault, this);
             }
-            else if (thread.PendingFault is not null)
+            else
             {
-                // Parked, and a stop has come: the one look per park that closes the race with a stop that read the
-                // wait before this park registered (the park's own full fence orders it). The thread may already run
-                // elsewhere; taking back its wait is safe from any thread.
-                thread.InterruptWait();
+                // Called: a sub-body call put the thread's call stack in place of its body (CallStack.cs); step that.
+                // Checked only here, past the hop's Parked, so a thread that never calls pays nothing for it.
+                body = thread.Body!;
+                outcome = EventOutcome.Continue;
+                if (thread.PendingFault is not null)
+                {
+                    // As for a Continue above: the stop ends the thread at its next yield.
+                    budget = 1;
+                }
+
+                goto Stepping;
             }
         }
         catch (Exception exception)

@@ -252,6 +252,15 @@ public sealed partial class GreenThread
     /// <summary>Gets the body; null once the thread has ended. Running worker only.</summary>
     internal IEnumerator<Event>? Body => _body;
 
+    /// <summary>
+    /// Gets the thread's call stack, putting it in place of the body at its first sub-body call (CallStack.cs). The
+    /// body, on its running worker, only.
+    /// </summary>
+    internal CallStack CallStack => _body as CallStack ?? CallStack.Install(this, _body!);
+
+    /// <summary>Puts the call stack in place of the body (<see cref="CallStack.Install"/>).</summary>
+    internal void CallThrough(CallStack stack) => _body = stack;
+
     /// <inheritdoc/>
     public override string ToString() => Name is null ? $"GreenThread #{Id}" : $"GreenThread #{Id} '{Name}'";
 
