@@ -65,6 +65,12 @@ public sealed partial class Mailbox<T>
     internal Exception? CompletionError => (Volatile.Read(ref _tail) as EndSegment<T>)?.Error;
 
     /// <summary>
+    /// Gets the receiver whose end completed the mailbox (a bounded one that does not outlive it), or null: not
+    /// completed, or completed by a sender. So a refused send can tell the one from the other. Any thread.
+    /// </summary>
+    internal GreenThread? EndedReceiver => (Volatile.Read(ref _tail) as EndSegment<T>)?.EndedReceiver;
+
+    /// <summary>
     /// Gets a value indicating whether the receiver has taken every message of a completed mailbox: its head is the
     /// end segment, which it moves onto only once the segment before is frozen and drained. Receiver only, after a
     /// take found nothing.
@@ -165,7 +171,7 @@ public sealed partial class Mailbox<T>
 
     /// <summary>Makes the exception a refused send throws, naming the mailbox, with the completion's error inside.</summary>
     private ChannelClosedException Refusal() =>
-        (Volatile.Read(ref _tail) as EndSegment<T>)?.EndedReceiver is { } ended
+        EndedReceiver is { } ended
             ? new($"{this} takes no more messages: its receiver {ended} has ended ({ended.Scheduler}), and this one was not sent.", CompletionError)
             : new($"{this} was completed: it takes no more messages, and this one was not sent.", CompletionError);
 

@@ -47,7 +47,9 @@ namespace ThreadIterators;
 // right after a successful swap (TestHooks.AfterParkExchange) until the thread has been woken and run elsewhere, and
 // checks that it ran once and received every message. (A park that read its state again after its swap once ran a
 // thread on two workers: docs/history.md, "A receiver run on two workers".)
-public sealed partial class Mailbox<T>
+// A spawn may bind the thread it spawns before its body runs (Scheduler.SpawnReceiver, BindAtSpawn): step 1
+// alone, on the spawning thread, so the mailbox has its receiver, and its end, from the start.
+public sealed partial class Mailbox<T> : ISpawnBinding
 {
     /// <summary>
     /// A receive: takes the next message into <paramref name="receive"/> if there is one, else parks the receiver;
@@ -208,7 +210,13 @@ public sealed partial class Mailbox<T>
         return TryTake(out message) || TryTakeOffered(out message);
     }
 
-    /// <summary>Makes <paramref name="thread"/> the receiver, or throws if another live thread is.</summary>
+    /// <inheritdoc/>
+    void ISpawnBinding.BindAtSpawn(GreenThread thread) => Bind(thread);
+
+    /// <summary>
+    /// Makes <paramref name="thread"/> the receiver, or throws if another live thread is. The thread itself, at its
+    /// first receive; or its spawner, before it is placed (<see cref="ISpawnBinding"/>).
+    /// </summary>
     internal void Bind(GreenThread thread)
     {
         var current = Volatile.Read(ref _receiver);

@@ -15,8 +15,9 @@ namespace ThreadIterators;
 /// <list type="number">
 /// <item>The waiter records its wait, keyed by the mailbox, and publishes its listener here (<see cref="Listen"/>)
 /// while any wait is recorded; then a full fence; then it reads the mailbox's receiver.</item>
-/// <item>A bind swaps the receiver in with a compare-and-swap (the full fence), then reads <see cref="Listener"/>
-/// once, and calls it if there is one (<see cref="IReceiverBindListener.ReceiverBound"/>).</item>
+/// <item>A bind (a green thread's first receive, or a spawn that binds the mailbox to the thread it spawns) swaps
+/// the receiver in with a compare-and-swap (the full fence), then reads <see cref="Listener"/> once, and calls it if
+/// there is one (<see cref="IReceiverBindListener.ReceiverBound"/>).</item>
 /// <item>At least one of the two sees the other: the waiter sees the receiver, or the bind sees the listener. Both
 /// may, so whichever serves the recorded waits first takes them under the listener's lock, and the other finds
 /// none.</item>

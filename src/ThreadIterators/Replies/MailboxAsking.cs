@@ -1,5 +1,6 @@
 using System;
 using System.Threading;
+using System.Threading.Channels;
 using System.Threading.Tasks;
 
 namespace ThreadIterators;
@@ -39,13 +40,18 @@ public static class MailboxAsking
         /// <remarks>
         /// <para>
         /// <b>The server</b> is the green thread receiving from this mailbox when the request is sent
-        /// (<see cref="Mailbox{T}.Receiver"/>). The ask watches it: if it ends before replying (normally, by a fault,
-        /// or stopped), the ask fails at once with a <see cref="ServerEndedException"/> carrying its end, not at the
-        /// timeout. A mailbox with no receiver yet, or between two receivers of a mailbox that outlives them
+        /// (<see cref="Mailbox{T}.Receiver"/>): the one spawned bound to it
+        /// (<see cref="Scheduler.SpawnReceiver{T}"/>), or
+        /// the first to receive from it. The ask watches it: if it ends before replying (normally, by a fault, or
+        /// stopped, before or after its first receive), the ask fails at once with a <see cref="ServerEndedException"/>
+        /// carrying its end, not at the timeout, and so does an ask sent after that end; the requests it left queued,
+        /// and later ones, are dead letters (a bounded mailbox, completed by that end, refuses later ones instead).
+        /// A mailbox with no receiver yet, or between two receivers of a mailbox that outlives them
         /// (<see cref="Mailbox{T}.OutlivesReceiver"/>), has no server to watch yet: the ask watches the next green
         /// thread to become its receiver, so a server that ends with the request still queued (a dead letter) fails the
-        /// ask too. A mailbox read by async code has no server: only the timeout bounds the wait. The watch does not
-        /// count as observing the server's fault.
+        /// ask too; but a thread that never receives never becomes the server, and such an ask waits for its timeout.
+        /// Bind the mailbox to its server at its spawn to close that gap. A mailbox read by async code has no server:
+        /// only the timeout bounds the wait. The watch does not count as observing the server's fault.
         /// </para>
         /// <para>
         /// <b>Late answers.</b> Each request has its own reply target, so an answer that comes after the ask completed
@@ -72,7 +78,7 @@ public static class MailboxAsking
         /// The caller is not a green thread (use <see cref="extension{T}(Mailbox{T}).AskAsync{TReply}"/>); or it is
         /// this mailbox's receiver, which would wait for itself; or the mailbox is bounded and full.
         /// </exception>
-        /// <exception cref="System.Threading.Channels.ChannelClosedException">The mailbox was completed; the request was not sent.</exception>
+        /// <exception cref="ChannelClosedException">The mailbox was completed, other than by its server's end; the request was not sent.</exception>
         /// <example>
         /// <code>
         /// record Get(string Key, ReplyTo&lt;int&gt; Reply);
@@ -108,8 +114,15 @@ public static class MailboxAsking
 
             if (!sent)
             {
+                if (RefusedForServerEnd(mailbox, pending, server))
+                {
+                    return ask;
+                }
+
                 pending.Unsent();
-                throw new InvalidOperationException($"{caller} asked {mailbox}, which is bounded ({mailbox.Capacity}) and full: the request was not sent. An ask does not wait for room; yield Put to wait, or make the mailbox larger.");
+                throw mailbox.IsCompleted
+                    ? new ChannelClosedException($"{caller} asked {mailbox}, which was completed: the request was not sent.", mailbox.CompletionError)
+                    : new InvalidOperationException($"{caller} asked {mailbox}, which is bounded ({mailbox.Capacity}) and full: the request was not sent. An ask does not wait for room; yield Put to wait, or make the mailbox larger.");
             }
 
             if (server is null)
@@ -187,12 +200,19 @@ public static class MailboxAsking
         }
     }
 
-    /// <summary>The async ask's send waited for room in a bounded mailbox: arms the ask once the request is in.</summary>
+    /// <summary>
+    /// The async ask's send waited for room in a bounded mailbox, or was refused: arms the ask once the request is in.
+    /// A refusal because the server ended fails the ask with that end, as a request it had queued would.
+    /// </summary>
     private static async Task<TReply> SendThenAskAsync<T, TReply>(Mailbox<T> mailbox, ValueTask send, AskTask<TReply> ask, GreenThread? server)
     {
         try
         {
             await send.ConfigureAwait(false);
+        }
+        catch (ChannelClosedException) when (mailbox.EndedReceiver is { } ended && (server is null || server == ended))
+        {
+            server = ended;
         }
         catch
         {
@@ -208,6 +228,28 @@ public static class MailboxAsking
 
         ask.WatchToken();
         return await ask.Task.ConfigureAwait(false);
+    }
+
+    /// <summary>
+    /// Whether a bounded mailbox refused the request because its receiver ended, which completed it: then the ask
+    /// fails with a <see cref="ServerEndedException"/>, as one whose request was queued at that end does, not with
+    /// the refusal. The ask watches that receiver (armed already if it was the server; a receiver that bound and
+    /// ended since the ask looked, here), and the watch fails it once the end is decided, which follows the
+    /// completion at once. The asking thread.
+    /// </summary>
+    private static bool RefusedForServerEnd<T, TReply>(Mailbox<T> mailbox, PendingReply<TReply> pending, GreenThread? server)
+    {
+        if (mailbox.EndedReceiver is not { } ended || (server is not null && server != ended))
+        {
+            return false;
+        }
+
+        if (server is null)
+        {
+            pending.WatchServer(ended);
+        }
+
+        return true;
     }
 
     /// <summary>Refuses a timeout an ask cannot keep.</summary>

@@ -19,7 +19,10 @@ public sealed class ServerEndedException : Exception
         Outcome = exit.Outcome;
     }
 
-    /// <summary>Gets the server: the green thread that received from the mailbox when the request was sent.</summary>
+    /// <summary>
+    /// Gets the server: the green thread that received from the mailbox when the request was sent (bound to it at its
+    /// spawn, or by its first receive), or, if it had none, the next to.
+    /// </summary>
     public GreenThread Server { get; }
 
     /// <summary>Gets how the server ended: <see cref="ThreadOutcome.Completed"/>, <see cref="ThreadOutcome.Faulted"/> or <see cref="ThreadOutcome.Canceled"/>.</summary>

@@ -14,6 +14,9 @@ namespace ThreadIterators;
 //      with an interlocked increment. Ids stay unique, and the first thread spawned is 1, but they do not follow spawn
 //      order across workers.
 //   4. Ask the policy for the thread's home (HomeOf), and make the GreenThread, calling the body's GetEnumerator once.
+//      SpawnReceiver binds its mailbox to the thread here (ISpawnBinding: the mailbox's own bind, its step 1), before
+//      the thread is counted, registered or placed: nobody runs it yet, and a refused bind leaves nothing to undo but
+//      the enumerator.
 //   5. Count it live and register it (ThreadRegistry): on a worker, the count comes from the worker's credit
 //      (Worker.LiveCredit.cs) and the thread goes into that worker's log (ThreadLog, no lock: only its worker appends);
 //      off the workers, an interlocked increment, and the outside log under its lock.
@@ -292,7 +295,54 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
     /// <returns>A handle to join the thread.</returns>
     /// <exception cref="ArgumentNullException"><paramref name="body"/> is null.</exception>
     /// <exception cref="ObjectDisposedException">The scheduler has been disposed.</exception>
-    public GreenThread Spawn(IEnumerable<Event> body, string? name = null)
+    public GreenThread Spawn(IEnumerable<Event> body, string? name = null) => SpawnThread(body, name, inbox: null);
+
+    /// <summary>
+    /// Starts a green thread that is <paramref name="inbox"/>'s receiver from the start, before its body runs, as
+    /// though its first act were a receive from it: a server whose mailbox is bound to it at its spawn.
+    /// </summary>
+    /// <remarks>
+    /// <para>
+    /// The mailbox then knows its server before the server first receives, so nothing sent to it waits on a thread
+    /// that may never come: if the thread ends without receiving (normally, by a fault, or stopped, even before it
+    /// ever ran), the mailbox's messages go to the dead letters as at any receiver's end
+    /// (<see cref="Mailbox{T}.OutlivesReceiver"/>), and an ask of it
+    /// (<see cref="MailboxAsking.extension{T}(Mailbox{T}).Ask{TReply}"/>) fails with a
+    /// <see cref="ServerEndedException"/> naming the mailbox and the thread, at once if the thread had ended. A
+    /// thread that only receives from the mailbox later gets the same by its first receive; the bind here only closes
+    /// the time before it.
+    /// </para>
+    /// <para>
+    /// The thread may be bound to one mailbox this way; it becomes the receiver of others by receiving from them. The
+    /// bind costs the spawn one compare-and-swap, and the spawn without a mailbox nothing.
+    /// </para>
+    /// </remarks>
+    /// <example>
+    /// <code>
+    /// var counter = new Mailbox&lt;Get&gt;("counter");
+    /// var server = scheduler.SpawnReceiver(counter, Serve(counter), "counter");
+    /// // An ask now fails with ServerEndedException if the server ends before it replies, even before its first receive.
+    /// </code>
+    /// </example>
+    /// <typeparam name="T">The type of the mailbox's messages.</typeparam>
+    /// <param name="inbox">The mailbox the thread receives from; it has no receiver, or one that has ended and that it outlives.</param>
+    /// <param name="body">The thread's body, usually a call of an iterator method. <c>GetEnumerator()</c> is called once, here.</param>
+    /// <param name="name">An optional name that exceptions and the debugger show.</param>
+    /// <returns>A handle to join the thread.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="body"/> or <paramref name="inbox"/> is null.</exception>
+    /// <exception cref="ObjectDisposedException">The scheduler has been disposed.</exception>
+    /// <exception cref="InvalidOperationException">
+    /// <paramref name="inbox"/> has a receiver that is alive, or one that has ended and it does not outlive, or async
+    /// code reads it (<see cref="Mailbox{T}.AsChannelReader"/>); the thread is not started.
+    /// </exception>
+    public GreenThread SpawnReceiver<T>(Mailbox<T> inbox, IEnumerable<Event> body, string? name = null)
+    {
+        ArgumentNullException.ThrowIfNull(inbox);
+        return SpawnThread(body, name, inbox);
+    }
+
+    /// <summary>Starts a green thread, first bound as <paramref name="inbox"/>'s receiver if there is one: the steps in this file's header.</summary>
+    private GreenThread SpawnThread(IEnumerable<Event> body, string? name, ISpawnBinding? inbox)
     {
         ArgumentNullException.ThrowIfNull(body);
         if (IsStopping)
@@ -304,6 +354,11 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
         var id = own?.NextThreadId() ?? Interlocked.Increment(ref _counters.LastId);
         var home = Placement.HomeOf(id, own);
         var thread = new GreenThread(this, body.GetEnumerator(), id, home, name);
+        if (inbox is not null)
+        {
+            BindAtSpawn(thread, inbox);
+        }
+
         if (own is not null)
         {
             own.TakeLiveCredit();
@@ -332,6 +387,20 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
         Placement.Spawned(thread, own);
 
         return thread;
+    }
+
+    /// <summary>Binds a thread being spawned as <paramref name="inbox"/>'s receiver; a refused bind disposes its enumerator, since it never runs.</summary>
+    private static void BindAtSpawn(GreenThread thread, ISpawnBinding inbox)
+    {
+        try
+        {
+            inbox.BindAtSpawn(thread);
+        }
+        catch
+        {
+            thread.Body?.Dispose();
+            throw;
+        }
     }
 
     /// <summary>Blocks the calling OS thread until every green thread of this scheduler has ended.</summary>

@@ -282,7 +282,7 @@ public sealed partial class GreenThread
 
     /// <summary>
     /// Remembers a mailbox this thread has become the receiver of, to tell it of the thread's end. The thread's own
-    /// worker, while it runs the thread; once per mailbox.
+    /// worker, while it runs the thread, or its spawner before it is placed (<see cref="Scheduler.SpawnReceiver{T}"/>); once per mailbox.
     /// </summary>
     internal void AddReceived(IReceiverEndHandler mailbox)
     {

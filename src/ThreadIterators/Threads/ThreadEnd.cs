@@ -79,7 +79,8 @@ internal abstract class ThreadEnd : Event
 
     /// <summary>
     /// The mailboxes the thread receives from, told of its end (see <see cref="IReceiverEndHandler"/>): null, one, or a
-    /// <see cref="List{T}"/> of them. Written by the thread's own worker only; read once, at its end, on that worker.
+    /// <see cref="List{T}"/> of them. Written by the thread's own worker only (or its spawner, before it is placed);
+    /// read once, at its end, on that worker.
     /// </summary>
     private object? _received;
 
@@ -189,7 +190,7 @@ internal abstract class ThreadEnd : Event
         }
     }
 
-    /// <summary>Remembers one more mailbox the thread receives from. The thread's own worker.</summary>
+    /// <summary>Remembers one more mailbox the thread receives from. The thread's own worker, or its spawner before it is placed.</summary>
     internal void AddReceived(IReceiverEndHandler mailbox)
     {
         switch (_received)

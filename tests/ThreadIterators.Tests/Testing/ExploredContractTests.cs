@@ -8,8 +8,9 @@ namespace ThreadIterators.Tests;
 
 /// <summary>
 /// The exploration tier of the runtime's contract: a selection of its promises (per-sender order, no message lost
-/// or duplicated, bounded room, joins, asks against a server that ends, stops, choices, timers) checked under many
-/// seeded schedules of both strategies, rather than under the few interleavings a real scheduler happens to produce.
+/// or duplicated, bounded room, joins, asks against a server that ends, a reply racing a stop of its caller, stops,
+/// choices, timers) checked under many seeded schedules of both strategies, rather than under the few interleavings a
+/// real scheduler happens to produce.
 /// Each body counts every message it sends and receives and throws on the first broken promise.
 /// </summary>
 public sealed class ExploredContractTests
@@ -58,6 +59,14 @@ public sealed class ExploredContractTests
     [Theory]
     [MemberData(nameof(Strategies))]
     public void Rendezvous_ChoicesAndTimeoutsOnBothSides_EachSentPutTakenOnceAndNoOther(ExplorationStrategy strategy) => AssertHolds(RendezvousHandsOver, strategy);
+
+    [Theory]
+    [MemberData(nameof(Strategies))]
+    public void Ask_ReplyRacingAStopOfTheCaller_IsSeenIfReplyReturnedTrue_ElseADeadLetter_NeverBothNeverNeither(ExplorationStrategy strategy) => AssertHolds(ReplyRacesAStopOfTheCaller, strategy);
+
+    [Theory]
+    [MemberData(nameof(Strategies))]
+    public void Ask_ServerBoundAtSpawnStoppedWhileAsked_EveryAskGetsAReplyOrTheServersEnd_EveryRequestServedOrADeadLetter(ExplorationStrategy strategy) => AssertHolds(AsksRaceTheEndOfABoundServer, strategy);
 
     [Fact]
     public void Tier_ABrokenPromise_IsFound()
@@ -392,6 +401,119 @@ public sealed class ExploredContractTests
             {
                 _ = ask.Value;
                 replies++;
+            }
+        }
+    }
+
+    private static IEnumerable<Event> ReplyRacesAStopOfTheCaller(Scheduler scheduler)
+    {
+        // The server replies and a third thread stops the caller, in whichever order the schedule picks, once the
+        // caller waits on its ask (as in the contract test): parked, or woken by the reply and not yet run, or done.
+        var inbox = new Mailbox<Request>("server");
+        bool? delivered = null;
+        AskEvent<int>? asked = null;
+        var seen = 0;
+        var server = scheduler.SpawnReceiver(inbox, Serve(), "server");
+        var caller = scheduler.Spawn(Ask(), "caller");
+        var stopper = scheduler.Spawn(StopTheCaller(), "stopper");
+        yield return server.Exited;
+        yield return stopper.Exited;
+        yield return caller.Ended;
+        var lettered = scheduler.DeadLetterCount;
+        if (delivered is not { } replied || seen + lettered != 1 || (replied ? seen : lettered) != 1)
+        {
+            throw new InvalidOperationException($"Reply() returned {delivered}; the caller read the reply {seen} times; {lettered} dead letters");
+        }
+
+        IEnumerable<Event> Serve()
+        {
+            var request = inbox.Recv();
+            yield return request;
+            delivered = request.Value.Reply.Reply(1);
+        }
+
+        IEnumerable<Event> Ask()
+        {
+            var ask = inbox.Ask((ReplyTo<int> reply) => new Request(reply), System.Threading.Timeout.InfiniteTimeSpan);
+            asked = ask;
+            yield return ask;
+            _ = ask.Value;
+            seen++;
+            yield return Event.Yield;
+        }
+
+        IEnumerable<Event> StopTheCaller()
+        {
+            // A reply that comes before the caller parks is read at the park, so the stop then waits for that read.
+            while (!(asked is { } ask && Probe.IsParkedOn(ask, caller)) && seen == 0)
+            {
+                yield return Event.Yield;
+            }
+
+            caller.Stop("racing the reply");
+        }
+    }
+
+    private static IEnumerable<Event> AsksRaceTheEndOfABoundServer(Scheduler scheduler)
+    {
+        // The server is its mailbox's receiver from its spawn, and is stopped at a step the schedule picks: before it
+        // first ran, before its first receive, or between requests. Each client asks twice.
+        const int clients = 3;
+        const int asksEach = 2;
+        var inbox = new Mailbox<Request>("server");
+        int served = 0, replies = 0, serverEnded = 0;
+        var server = scheduler.SpawnReceiver(inbox, Serve(), "server");
+        var threads = Enumerable.Range(0, clients).Select(c => scheduler.Spawn(Ask(), $"client {c}")).ToList();
+        var stopper = scheduler.Spawn(StopTheServer(), "stopper");
+        foreach (var thread in threads)
+        {
+            yield return thread.Exited;
+        }
+
+        yield return stopper.Exited;
+        yield return server.Ended;
+        var lettered = scheduler.DeadLetterCount;
+        if (replies + serverEnded != clients * asksEach || replies != served || lettered != serverEnded)
+        {
+            throw new InvalidOperationException($"{replies} replies and {serverEnded} server ends of {clients * asksEach} asks; {served} served, {lettered} dead letters");
+        }
+
+        IEnumerable<Event> Serve()
+        {
+            yield return Event.Yield;
+            var request = inbox.Recv();
+            while (true)
+            {
+                yield return request;
+                served++;
+                if (!request.Value.Reply.Reply(served))
+                {
+                    throw new InvalidOperationException("a served request's caller stopped waiting");
+                }
+            }
+        }
+
+        IEnumerable<Event> StopTheServer()
+        {
+            server.Stop("racing the asks");
+            yield break;
+        }
+
+        IEnumerable<Event> Ask()
+        {
+            for (var i = 0; i < asksEach; i++)
+            {
+                var ask = inbox.Ask((ReplyTo<int> reply) => new Request(reply), System.Threading.Timeout.InfiniteTimeSpan);
+                yield return ask;
+                if (ask.Exception is ServerEndedException ended && ended.Server == server)
+                {
+                    serverEnded++;
+                }
+                else
+                {
+                    _ = ask.Value;
+                    replies++;
+                }
             }
         }
     }
