@@ -22,17 +22,20 @@ internal sealed class DeferredParkEvent : Event
 
     internal override EventOutcome Resume(GreenThread thread, Worker worker)
     {
-        if (thread.PendingFault is not null)
-        {
-            // Stopped while queued at the yield: it ends there, before the yielded event does anything.
-            return EventOutcome.Faulted;
-        }
-
         var yielded = thread.Body!.Current;
+
 
         // Set before parking, as every park does: once parked, the thread may resume on another worker at once.
         thread.WaitingOn = yielded;
-        return yielded.Park(thread, worker);
+        var outcome = yielded.Park(thread, worker);
+
+        // Stopped while queued at the yield: the event parks all the same, as at a yield within a turn, so that a result
+        // already decided for the thread (a reply Reply() reported delivered) reaches it. One that completes at once
+        // goes to the body, and the stop ends the thread at its next yield; one that parks is taken back by the look
+        // after every park.
+        return outcome == EventOutcome.Continue && thread.PendingFault is { } pending && !GreenThread.IsMarkOf(pending, yielded)
+            ? EventOutcome.Delivered
+            : outcome;
     }
 
     /// <inheritdoc/>

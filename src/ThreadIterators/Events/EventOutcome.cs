@@ -17,4 +17,10 @@ internal enum EventOutcome
     /// stack in place of its body; the worker steps that from now on, in the same turn.
     /// </summary>
     Called,
+
+    /// <summary>
+    /// A stopped thread's deferred park completed at once (<see cref="DeferredParkEvent"/>): the body gets the event's
+    /// result, and the stop ends the thread at its next yield.
+    /// </summary>
+    Delivered,
 }

@@ -116,7 +116,16 @@ internal static class BoundedSends
             return SentEvent.Instance;
         }
 
-        return target.IsCompleted ? throw target.Refusal() : new PutEvent<T>(target, message, fromPut: true);
+        if (target.IsCompleted)
+        {
+            throw target.Refusal();
+        }
+
+        // Its message goes only when it is yielded: marked until then, so a put dropped unyielded faults its thread
+        // (GreenThread.Stopping.cs) instead of losing the message without a word.
+        var put = new PutEvent<T>(target, message, fromPut: true);
+        GreenThread.Current?.MarkUnyielded(put);
+        return put;
     }
 
     /// <summary>Sends from an OS thread, blocking while the mailbox is full; refuses a green thread, whose worker it would stall.</summary>

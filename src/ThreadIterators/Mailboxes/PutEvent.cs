@@ -115,6 +115,11 @@ public sealed class PutEvent<T> : Event, IChoosable
     internal override EventOutcome Park(GreenThread thread, Worker worker)
     {
         CheckArmed(thread);
+        if (_fromPut)
+        {
+            thread.Yielded(this);
+        }
+
         return TrySend(thread);
     }
 
@@ -139,6 +144,12 @@ public sealed class PutEvent<T> : Event, IChoosable
     EventOutcome IChoosable.TryCompleteNow(GreenThread thread)
     {
         CheckArmed(thread);
+        if (_fromPut)
+        {
+            // Yielded inside a timed wait (Put(m).WithTimeout(t)): this is its first look.
+            thread.Yielded(this);
+        }
+
         return TrySendOnce() ? EventOutcome.Continue : EventOutcome.Parked;
     }
 

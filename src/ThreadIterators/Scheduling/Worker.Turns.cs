@@ -31,8 +31,9 @@ namespace ThreadIterators;
 //      c. If the thread waits on an event, Resume it. A thread stopped before its first turn (the only turn with
 //         nothing to resume from) ends here, its body never started.
 //      d. While the outcome is Continue: step the body (MoveNext). At its end, the thread exits (Scheduler.Exit). A
-//         null yield throws. On the budget's last step (StepBudget, 64; 1 in a driven run), a stopped thread ends at
-//         this yield; any other sets WaitingOn to DeferredParkEvent and gives up its turn (GiveUpTurn, the policy's
+//         null yield throws. On the budget's last step (StepBudget, 64; 1 in a driven run), a stopped thread whose
+//         last event's result the body already has ends at this yield (another stopped thread parks as at any yield);
+//         any other sets WaitingOn to DeferredParkEvent and gives up its turn (GiveUpTurn, the policy's
 //         Yielded), to park on the yielded event at the start of its next turn. Otherwise set WaitingOn to the yielded
 //         event (before the park: once parked, the thread may resume on another worker, which reads it), hand the
 //         policy a weighed step if it asked for one (Weighed), and call the event's Park.
@@ -305,6 +306,9 @@ internal sealed partial class Worker
         try
         {
             var outcome = EventOutcome.Continue;
+
+            // Set once a stop has let the body have an event's result: its next yield ends it.
+            var ending = false;
             if (thread.WaitingOn is { } waitingOn)
             {
                 thread.AssertParking(this);
@@ -323,25 +327,33 @@ internal sealed partial class Worker
             {
                 if (!body.MoveNext())
                 {
-                    Scheduler.Exit(thread, fault: null, this);
+                    // A put it made and never yielded: its message was never sent, which ends the thread faulted.
+                    Scheduler.Exit(thread, thread.UnyieldedAtEnd, this);
                     return;
                 }
 
                 var next = body.Current ?? throw new InvalidOperationException($"{thread} yielded null; a green thread must yield an Event, such as mailbox.Recv() or another thread's Exited.");
                 if (--budget == 0)
                 {
-                    if (thread.PendingFault is { } stop)
+                    if (thread.PendingFault is not { } stop || GreenThread.IsMarkOf(stop, next))
                     {
-                        // Stopped while running: it ends at this yield, before the event does anything.
+                        // Out of budget: queue the thread before it parks on the event, so it holds no message while queued.
+                        thread.WaitingOn = DeferredParkEvent.Instance;
+                        thread.AssertParking(this);
+                        GiveUpTurn(thread);
+                        return;
+                    }
+
+                    if (ending)
+                    {
+                        // Stopped, and the last event's result handed to the body: it ends at this yield, before this
+                        // event does anything.
                         Scheduler.Exit(thread, stop, this);
                         return;
                     }
 
-                    // Out of budget: queue the thread before it parks on the event, so it holds no message while queued.
-                    thread.WaitingOn = DeferredParkEvent.Instance;
-                    thread.AssertParking(this);
-                    GiveUpTurn(thread);
-                    return;
+                    // Stopped while running, found at the budget's last step: the event parks as at any other yield (a
+                    // result already decided for the thread, such as a reply Reply() reported delivered, must reach it).
                 }
 
                 // Set before parking: once parked, the thread may resume on another worker at once, which reads it.
@@ -364,6 +376,7 @@ internal sealed partial class Worker
                     // A stop came while the thread ran, and the event completed at once: the body gets its result (a
                     // message taken must not be lost), and the budget's check ends the thread at its next yield.
                     budget = 1;
+                    ending = true;
                 }
             }
 
@@ -383,14 +396,16 @@ internal sealed partial class Worker
             }
             else
             {
-                // Called: a sub-body call put the thread's call stack in place of its body (CallStack.cs); step that.
-                // Checked only here, past the hop's Parked, so a thread that never calls pays nothing for it.
+                // Called: a sub-body call put the thread's call stack in place of its body (CallStack.cs); or Delivered:
+                // a stopped thread's deferred park completed at once (DeferredParkEvent.cs). Step the body, which is
+                // the call stack now if it changed. Checked only here, past the hop's Parked, so the hop pays nothing.
                 body = thread.Body!;
                 outcome = EventOutcome.Continue;
                 if (thread.PendingFault is not null)
                 {
-                    // As for a Continue above: the stop ends the thread at its next yield.
+                    // As for a Continue above: the body gets its result, and the stop ends the thread at its next yield.
                     budget = 1;
+                    ending = true;
                 }
 
                 goto Stepping;

@@ -30,9 +30,12 @@ namespace ThreadIterators;
 //      nothing to take.
 //   6. After a Park that completed at once (Continue), the same read; a stop there: the body gets the result (a message
 //      taken must reach it) and the step budget is set to 1, so that the budget's check, which looks at PendingFault,
-//      ends the thread at its next yield, before that event's Park. A thread queued at a yield or by its budget is
-//      ended by that event's Resume (YieldEvent, DeferredParkEvent), and one stopped before its first turn by the turn
-//      itself: its body never starts.
+//      ends the thread at its next yield, before that event's Park. A stop first seen at the budget's last step parks
+//      that event as any yield does (the same two looks follow). A thread queued at a yield is ended by the yield's
+//      Resume (YieldEvent); one queued by its budget parks on its event then (DeferredParkEvent), and one whose event
+//      completed at once gets the result and ends at its next yield (EventOutcome.Delivered), so that a result already
+//      decided for it, such as a reply Reply() reported delivered, is never dropped. One stopped before its first turn
+//      is ended by the turn itself: its body never starts.
 //   7. The turn that runs a thread made ready in step 4 resumes it from the StoppedWaitEvent: the interrupted event's
 //      CompleteInterrupt finishes, on the thread's own worker, what a take-back from another thread could not (a choice
 //      withdraws every branch as a loser, as disposal does; a put clears its waiting flag; a task or channel wait
@@ -72,6 +75,12 @@ namespace ThreadIterators;
 //   - Event.Never: the thread's record in the event's weak table of parked threads, made by the park and removed
 //     under the table's lock; shared by every thread, the event has no word of its own to swap (NeverEvent.cs).
 //   - A yield, a deferred park, a put that found room: nothing; a thread there is queued or running.
+// An unyielded put (a Put(message) into a full mailbox, whose message only its yield sends) uses the same read: its
+// making puts a mark, an UnyieldedEventException's capture, in PendingFault while the field is null (MarkUnyielded),
+// and its park or its first look as a timed wait's branch takes the mark back (Yielded). A thread that yields anything
+// else first meets the mark where it would meet a stop (steps 5 and 6) and ends with it; one whose body ends first
+// ends with it too (Worker.RunTurn). The budget's check and DeferredParkEvent skip the mark of the event being yielded
+// (IsMarkOf). A stop replaces a mark (step 2), so a stop is never lost to one.
 // What it costs: a message hop pays one plain read of PendingFault, on a line the worker has just used, and nothing
 // else: no interlocked operation and no store. The take-backs are the events' own withdrawal paths, run only by a stop.
 // StopRaceTests holds a stop at its two racy points (TestHooks.AfterStopReadWait, AfterStopTookMark) while the thread
@@ -139,9 +148,19 @@ public sealed partial class GreenThread
         // The exchange's full fence comes before the look at the wait below. Every park passes a full fence after it
         // sets WaitingOn and registers, before its worker looks at PendingFault: so either this call finds the park,
         // or that worker finds the stop (step 5 in this file's header).
-        if (Interlocked.CompareExchange(ref _pendingFault, stop, null) is not null)
+        while (true)
         {
-            return false;
+            var pending = Volatile.Read(ref _pendingFault);
+            if (pending is not null && pending.SourceException is not UnyieldedEventException)
+            {
+                return false;
+            }
+
+            // Over an unyielded put's mark too: the stop ends the thread whether or not the put is yielded then.
+            if (Interlocked.CompareExchange(ref _pendingFault, stop, pending) == pending)
+            {
+                break;
+            }
         }
 
         if (!Scheduler.IsStopping)
@@ -152,6 +171,32 @@ public sealed partial class GreenThread
 
         return true;
     }
+
+    /// <summary>
+    /// Marks <paramref name="unyielded"/>, an event whose message only its yield sends, as made and not yet yielded: its
+    /// fault stands in <see cref="PendingFault"/> until the event parks (<see cref="Yielded"/>), so that a yield of
+    /// anything else, or the body's end, ends the thread with it. Nothing if a stop or another mark is there. The
+    /// thread's body, on its worker; only where the event is made for a wait (a put into a full mailbox), off the hop.
+    /// </summary>
+    internal void MarkUnyielded(Event unyielded) =>
+        Interlocked.CompareExchange(ref _pendingFault, ExceptionDispatchInfo.Capture(new UnyieldedEventException(this, unyielded)), null);
+
+    /// <summary>Takes back the mark of <paramref name="yielded"/>, now yielded (its park, or its first look as a choice's branch).</summary>
+    internal void Yielded(Event yielded)
+    {
+        if (_pendingFault is { SourceException: UnyieldedEventException mark } pending && mark.Event == yielded)
+        {
+            // A stop may replace the mark meanwhile: then it stays.
+            Interlocked.CompareExchange(ref _pendingFault, null, pending);
+        }
+    }
+
+    /// <summary>Tells whether <paramref name="pending"/> is only the mark of <paramref name="next"/>, which the thread is yielding now: no stop.</summary>
+    internal static bool IsMarkOf(ExceptionDispatchInfo pending, Event next) =>
+        pending.SourceException is UnyieldedEventException mark && mark.Event == next;
+
+    /// <summary>Gets the mark of an event the body made and never yielded, for a body that has ended; null if none.</summary>
+    internal ExceptionDispatchInfo? UnyieldedAtEnd => _pendingFault is { SourceException: UnyieldedEventException } mark ? mark : null;
 
     /// <summary>
     /// For a stop: takes back the wake-up the thread's current wait owes it, if it is parked, and makes it ready to
