@@ -35,6 +35,12 @@ internal static class ChatLatencyCommand
         ("heartbeatMaxUs", "heartbeat max late (ms)", 1e-3),
         ("serverRssPeak", "peak working set (MB)", 1.0 / (1024 * 1024)),
         ("serverRssEnd", "working set at end (MB)", 1.0 / (1024 * 1024)),
+        ("gc0", "gen0 GCs", 1.0),
+        ("gc1", "gen1 GCs", 1.0),
+        ("gc2", "gen2 GCs", 1.0),
+        ("gcPauseMs", "GC pauses, total (ms)", 1.0),
+        ("workerRunDelayMs", "heartbeat's worker waiting for a core (ms)", 1.0),
+        ("workerPreempted", "heartbeat's worker preempted (times)", 1.0),
         ("sendP99Us", "send to receipt p99 (ms)", 1e-3),
         ("linesPerSecond", "lines/s (k)", 1e-3),
         ("loadBefore", "load average before", 1.0),
@@ -129,7 +135,7 @@ internal static class ChatLatencyCommand
         Console.WriteLine($"|---|{string.Concat(workers.Select(_ => "---|"))}");
         foreach (var (field, heading, scale) in Figures)
         {
-            Console.WriteLine($"| {heading} | {string.Join(" | ", workers.Select(w => Summary(results[w].Select(r => r.GetProperty(field).GetDouble() * scale).ToList())))} |");
+            Console.WriteLine($"| {heading} | {string.Join(" | ", workers.Select(w => Summary(results[w].Select(r => r.TryGetProperty(field, out var figure) ? figure.GetDouble() * scale : 0).ToList())))} |");
         }
 
         return clean ? 0 : 1;

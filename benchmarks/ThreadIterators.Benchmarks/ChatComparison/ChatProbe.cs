@@ -1,6 +1,8 @@
 using System;
 using System.Collections.Generic;
 using System.Diagnostics;
+using System.Globalization;
+using System.IO;
 using System.Text.Json;
 using ThreadIterators.Samples.Chat;
 
@@ -17,6 +19,9 @@ internal sealed class ChatProbe
     private static readonly TimeSpan Period = TimeSpan.FromMilliseconds(10);
 
     private volatile bool _stopping;
+
+    /// <summary>The OS thread the heartbeat first ran on, as <c>/proc/thread-self</c> names it (PID/task/TID); null off Linux.</summary>
+    private string? _heartbeatThread;
 
     /// <summary>Gets the receives' completion-to-handled latencies, in microseconds.</summary>
     public LatencyHistogram Receives { get; } = new();
@@ -45,6 +50,26 @@ internal sealed class ChatProbe
         json.WriteNumber("heartbeatP50Us", Heartbeat.Percentile(0.50));
         json.WriteNumber("heartbeatP99Us", Heartbeat.Percentile(0.99));
         json.WriteNumber("heartbeatMaxUs", Heartbeat.Percentile(1.0));
+
+        // Where else the time may go: collections (every thread stopped), and the heartbeat's worker waiting for a core.
+        json.WriteNumber("gc0", GC.CollectionCount(0));
+        json.WriteNumber("gc1", GC.CollectionCount(1));
+        json.WriteNumber("gc2", GC.CollectionCount(2));
+        json.WriteNumber("gcPauseMs", GC.GetTotalPauseDuration().TotalMilliseconds);
+        if (_heartbeatThread is { } thread && File.Exists($"/proc/{thread}/schedstat"))
+        {
+            // On the CPU, and runnable but waiting for a CPU, since the thread started, in nanoseconds.
+            var fields = File.ReadAllText($"/proc/{thread}/schedstat").Split(' ');
+            json.WriteNumber("workerCpuMs", long.Parse(fields[0], CultureInfo.InvariantCulture) / 1e6);
+            json.WriteNumber("workerRunDelayMs", long.Parse(fields[1], CultureInfo.InvariantCulture) / 1e6);
+            foreach (var line in File.ReadLines($"/proc/{thread}/status"))
+            {
+                if (line.StartsWith("nonvoluntary_ctxt_switches:", StringComparison.Ordinal))
+                {
+                    json.WriteNumber("workerPreempted", long.Parse(line.AsSpan(line.IndexOf(':') + 1).Trim(), CultureInfo.InvariantCulture));
+                }
+            }
+        }
     }
 
     private static long Microseconds(long ticks) => ticks * 1_000_000 / Stopwatch.Frequency;
@@ -53,6 +78,11 @@ internal sealed class ChatProbe
     {
         var sleep = Event.Sleep(Period);
         var periodTicks = (long)(Period.TotalSeconds * Stopwatch.Frequency);
+        if (Directory.Exists("/proc/thread-self"))
+        {
+            _heartbeatThread = new DirectoryInfo("/proc/thread-self").LinkTarget;
+        }
+
         while (!_stopping)
         {
             var start = Stopwatch.GetTimestamp();
