@@ -31,4 +31,11 @@ public sealed record ChatOptions
 
     /// <summary>Gets a line that makes the connection that says it throw, as a bug would; for tests of fault isolation.</summary>
     internal string? FailOn { get; init; }
+
+    /// <summary>
+    /// Gets what is told, in <see cref="System.Diagnostics.Stopwatch"/> ticks, how long each receive that was still
+    /// pending when started took from its task completing to its reader running again; for the benchmarks' probe. Null:
+    /// nothing is measured, and a receive is yielded as the socket returns it.
+    /// </summary>
+    internal Action<long>? ReceiveHandled { get; init; }
 }

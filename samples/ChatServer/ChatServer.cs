@@ -40,6 +40,9 @@ public sealed class ChatServer : IChatServer
     /// <inheritdoc/>
     public int Port { get; }
 
+    /// <summary>Gets the scheduler the server's green threads run on; for the benchmarks' probe, which runs a heartbeat beside them.</summary>
+    internal Scheduler Scheduler => _scheduler;
+
     /// <summary>Stops the green threads, which closes every connection (each writer's finally block closes its socket), then stops listening.</summary>
     public void Dispose()
     {

@@ -1,8 +1,10 @@
 using System;
 using System.Buffers;
 using System.Collections.Generic;
+using System.Diagnostics;
 using System.Net.Sockets;
 using System.Threading;
+using System.Threading.Tasks;
 
 namespace ThreadIterators.Samples.Chat;
 
@@ -21,6 +23,12 @@ internal sealed class Connection
 
     /// <summary>1 once the socket was closed, by whichever side got there first.</summary>
     private int _closed;
+
+    /// <summary>
+    /// With <see cref="ChatOptions.ReceiveHandled"/>, when the pending receive's task completed (Stopwatch ticks),
+    /// written on the completing thread; 0 when there is none to report. The reader's otherwise.
+    /// </summary>
+    private long _receivedAt;
 
     internal Connection(ChatServer server, Socket socket, long id)
     {
@@ -71,6 +79,15 @@ internal sealed class Connection
                 }
 
                 yield return timedRead;
+                if (options.ReceiveHandled is { } probe)
+                {
+                    var receivedAt = Interlocked.Exchange(ref _receivedAt, 0);
+                    if (receivedAt != 0)
+                    {
+                        probe(Stopwatch.GetTimestamp() - receivedAt);
+                    }
+                }
+
                 if (timedRead.TimedOut)
                 {
                     _server.Counters.Idle();
@@ -291,12 +308,30 @@ internal sealed class Connection
     {
         try
         {
-            wait.For(receive ? _socket.ReceiveAsync(bytes, SocketFlags.None) : _socket.SendAsync(bytes, SocketFlags.None));
+            if (!receive)
+            {
+                wait.For(_socket.SendAsync(bytes, SocketFlags.None));
+                return true;
+            }
+
+            var received = _socket.ReceiveAsync(bytes, SocketFlags.None);
+            wait.For(_server.Options.ReceiveHandled is null || received.IsCompleted ? received : Stamped(received));
             return true;
         }
         catch (ObjectDisposedException)
         {
             return false;
         }
+    }
+
+    /// <summary>
+    /// Awaits a pending receive on the thread that completes it and notes the time there, for the probe: the green
+    /// thread's wait is on this method's task, whose completion follows at once on the same thread.
+    /// </summary>
+    private async ValueTask<int> Stamped(ValueTask<int> receive)
+    {
+        var bytes = await receive.ConfigureAwait(false);
+        Volatile.Write(ref _receivedAt, Stopwatch.GetTimestamp());
+        return bytes;
     }
 }

@@ -7,21 +7,23 @@ using ThreadIterators.Samples.Chat;
 namespace ThreadIterators.Benchmarks.ChatComparison;
 
 /// <summary>
-/// <c>chat-server --impl green|async [--port P] [--workers W] [--idle SECONDS] [--outbound LINES]</c> runs one of the
-/// two .NET chat servers until its standard input closes or it is stopped; <c>chat-load --port P [--connections C]
+/// <c>chat-server --impl green|async [--port P] [--workers W] [--idle SECONDS] [--outbound LINES] [--probe true]</c>
+/// runs one of the two .NET chat servers until its standard input closes or it is stopped, the green one with
+/// <c>--probe true</c> then printing what its <see cref="ChatProbe"/> measured as one JSON line; <c>chat-load --port P [--connections C]
 /// [--room-size R] [--lines L] [--rate LINES_PER_SECOND] [--server-pid PID] [--misbehaving true]</c> runs the load client against any chat
 /// server on 127.0.0.1 and prints one JSON line; it exits with 1 if a line was lost, duplicated or out of order, or a
 /// connection failed.
 /// </summary>
 internal static class ChatCommand
 {
-    private const string ServerUsage = "usage: chat-server --impl green|async [--port P] [--workers W] [--idle SECONDS] [--outbound LINES] [--policy P]";
+    private const string ServerUsage = "usage: chat-server --impl green|async [--port P] [--workers W] [--idle SECONDS] [--outbound LINES] [--policy P] [--probe true|false]";
     private const string LoadUsage = "usage: chat-load --port P [--connections C] [--room-size R] [--lines L] [--rate LINES_PER_SECOND] [--window W] [--server-pid PID] [--line-bytes B] [--misbehaving true|false]";
 
     public static int Server(string[] args)
     {
         var implementation = "green";
         var options = new ChatOptions { Port = 7000 };
+        ChatProbe? probe = null;
         for (var i = 1; i < args.Length; i += 2)
         {
             var text = i + 1 < args.Length ? args[i + 1] : string.Empty;
@@ -46,13 +48,27 @@ internal static class ChatCommand
                 case "--policy" when Enum.TryParse<SchedulingPolicy>(text, ignoreCase: true, out var policy):
                     options = options with { Policy = policy };
                     break;
+                case "--probe" when text is "true" or "false":
+                    probe = text == "true" ? new ChatProbe() : null;
+                    break;
                 default:
                     Console.Error.WriteLine($"bad argument '{args[i]} {text}'.\n{ServerUsage}");
                     return 2;
             }
         }
 
-        using IChatServer server = implementation == "green" ? new ChatServer(options) : new AsyncChatServer(options);
+        if (probe is not null && implementation != "green")
+        {
+            Console.Error.WriteLine($"--probe measures the green server only.\n{ServerUsage}");
+            return 2;
+        }
+
+        using IChatServer server = implementation == "green" ? new ChatServer(probe?.Attach(options) ?? options) : new AsyncChatServer(options);
+        if (probe is not null)
+        {
+            probe.Start((ChatServer)server);
+        }
+
         Console.WriteLine($"{implementation} chat server on 127.0.0.1:{server.Port}");
         using var stop = new ManualResetEventSlim();
         Console.CancelKeyPress += (_, e) =>
@@ -82,6 +98,16 @@ internal static class ChatCommand
             }
         }
         while (!stop.Wait(TimeSpan.FromSeconds(1)));
+
+        if (probe is not null)
+        {
+            probe.Stop();
+            JsonLine.Print(json =>
+            {
+                json.WriteString("probe", implementation);
+                probe.Write(json);
+            });
+        }
 
         return 0;
     }

@@ -67,14 +67,20 @@ internal sealed partial class ChatServerProcess : IChatServer
     /// <summary>Gets the process id, for its memory.</summary>
     public int ProcessId => _process.Id;
 
+    /// <summary>Gets the JSON line a server started with a probe printed as it stopped (see <see cref="Stop"/>), or null.</summary>
+    public string? Probe { get; private set; }
+
     /// <summary>Starts the Erlang chat server in its own VM, on <see cref="ChatOptions.Workers"/> schedulers.</summary>
     public static ChatServerProcess Erlang(ErlangRuntime runtime, ChatOptions options) =>
         new("erlang", runtime.Erl, ErlangArguments(runtime.Ebin, options));
 
-    /// <summary>Starts a .NET chat server (<paramref name="implementation"/>: green or async) through this program's chat-server command.</summary>
-    public static ChatServerProcess DotNet(string implementation, ChatOptions options)
+    /// <summary>
+    /// Starts a .NET chat server (<paramref name="implementation"/>: green or async) through this program's chat-server
+    /// command; with <paramref name="probe"/>, the green one measuring what <see cref="ChatProbe"/> says.
+    /// </summary>
+    public static ChatServerProcess DotNet(string implementation, ChatOptions options, bool probe = false)
     {
-        var (fileName, arguments) = ChildProcess.Self(DotNetArguments(implementation, options));
+        var (fileName, arguments) = ChildProcess.Self(probe ? [.. DotNetArguments(implementation, options), "--probe", "true"] : DotNetArguments(implementation, options));
         return new(implementation, fileName, arguments);
     }
 
@@ -87,16 +93,32 @@ internal sealed partial class ChatServerProcess : IChatServer
     {
         try
         {
-            _process.StandardInput.Close();
-            if (!_process.WaitForExit(TimeSpan.FromSeconds(10)))
-            {
-                _process.Kill(entireProcessTree: true);
-            }
+            Stop();
         }
         finally
         {
             _process.Dispose();
             _listening.Dispose();
+        }
+    }
+
+    /// <summary>Stops the server by closing its standard input and waits for it and the last of its output (<see cref="Probe"/>); killed after 10 s.</summary>
+    public void Stop()
+    {
+        if (_process.HasExited)
+        {
+            return;
+        }
+
+        _process.StandardInput.Close();
+        if (_process.WaitForExit(TimeSpan.FromSeconds(10)))
+        {
+            // The timed wait does not wait for the redirected output to be read to its end; this one does.
+            _process.WaitForExit();
+        }
+        else
+        {
+            _process.Kill(entireProcessTree: true);
         }
     }
 
@@ -140,6 +162,10 @@ internal sealed partial class ChatServerProcess : IChatServer
         {
             Volatile.Write(ref _port, int.Parse(listening.Groups[1].Value, CultureInfo.InvariantCulture));
             _listening.Set();
+        }
+        else if (line.StartsWith("{\"probe\"", StringComparison.Ordinal))
+        {
+            Probe = line;
         }
         else if (CountsLine().Match(line) is { Success: true } counts)
         {
