@@ -124,7 +124,7 @@ internal static class BoundedSends
         // Its message goes only when it is yielded: marked until then, so a put dropped unyielded faults its thread
         // (GreenThread.Stopping.cs) instead of losing the message without a word.
         var put = new PutEvent<T>(target, message, fromPut: true);
-        GreenThread.Current?.MarkUnyielded(put);
+        GreenThread.Current?.MarkUnyielded(put, "its message was never sent. Yield each Put(message) right away: `yield return mailbox.Put(message);`.");
         return put;
     }
 

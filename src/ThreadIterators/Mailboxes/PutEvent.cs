@@ -117,7 +117,7 @@ public sealed class PutEvent<T> : Event, IChoosable
         CheckArmed(thread);
         if (_fromPut)
         {
-            thread.Yielded(this);
+            thread.Yielded(this, anyMark: true);
         }
 
         return TrySend(thread);
@@ -144,11 +144,6 @@ public sealed class PutEvent<T> : Event, IChoosable
     EventOutcome IChoosable.TryCompleteNow(GreenThread thread)
     {
         CheckArmed(thread);
-        if (_fromPut)
-        {
-            // Yielded inside a timed wait (Put(m).WithTimeout(t)): this is its first look.
-            thread.Yielded(this);
-        }
 
         return TrySendOnce() ? EventOutcome.Continue : EventOutcome.Parked;
     }

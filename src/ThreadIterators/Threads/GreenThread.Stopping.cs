@@ -75,9 +75,9 @@ namespace ThreadIterators;
 //   - Event.Never: the thread's record in the event's weak table of parked threads, made by the park and removed
 //     under the table's lock; shared by every thread, the event has no word of its own to swap (NeverEvent.cs).
 //   - A yield, a deferred park, a put that found room: nothing; a thread there is queued or running.
-// An unyielded put (a Put(message) into a full mailbox, whose message only its yield sends) uses the same read: its
-// making puts a mark, an UnyieldedEventException's capture, in PendingFault while the field is null (MarkUnyielded),
-// and its park or its first look as a timed wait's branch takes the mark back (Yielded). A thread that yields anything
+// An unyielded put (a Put(message) into a full mailbox, whose message only its yield sends) or ask (whose reply only
+// its yield reads) uses the same read: its making puts a mark, an UnyieldedEventException's capture, in PendingFault while the field is null (MarkUnyielded),
+// and its park, or a choice made of it (a timed wait is one), takes the mark back (Yielded). A thread that yields anything
 // else first meets the mark where it would meet a stop (steps 5 and 6) and ends with it; one whose body ends first
 // ends with it too (Worker.RunTurn). The budget's check and DeferredParkEvent skip the mark of the event being yielded
 // (IsMarkOf). A stop replaces a mark (step 2), so a stop is never lost to one.
@@ -173,18 +173,23 @@ public sealed partial class GreenThread
     }
 
     /// <summary>
-    /// Marks <paramref name="unyielded"/>, an event whose message only its yield sends, as made and not yet yielded: its
+    /// Marks <paramref name="unyielded"/>, an event only its yield makes good (a put into a full mailbox, an ask), as
+    /// made and not yet yielded, <paramref name="loss"/> saying what dropping it loses: its
     /// fault stands in <see cref="PendingFault"/> until the event parks (<see cref="Yielded"/>), so that a yield of
     /// anything else, or the body's end, ends the thread with it. Nothing if a stop or another mark is there. The
-    /// thread's body, on its worker; only where the event is made for a wait (a put into a full mailbox), off the hop.
+    /// thread's body, on its worker; only where such an event is made, off the hop.
     /// </summary>
-    internal void MarkUnyielded(Event unyielded) =>
-        Interlocked.CompareExchange(ref _pendingFault, ExceptionDispatchInfo.Capture(new UnyieldedEventException(this, unyielded)), null);
+    internal void MarkUnyielded(Event unyielded, string loss) =>
+        Interlocked.CompareExchange(ref _pendingFault, ExceptionDispatchInfo.Capture(new UnyieldedEventException(this, unyielded, loss)), null);
 
-    /// <summary>Takes back the mark of <paramref name="yielded"/>, now yielded (its park, or its first look as a choice's branch).</summary>
-    internal void Yielded(Event yielded)
+    /// <summary>
+    /// Takes back the mark of <paramref name="yielded"/>, now yielded (its park, or a choice made of it); a put or an
+    /// ask parking takes back any mark (<paramref name="anyMark"/>), since a thread that makes several and yields them
+    /// in another order (asks pipelined to several servers) yields the one marked too.
+    /// </summary>
+    internal void Yielded(Event yielded, bool anyMark = false)
     {
-        if (_pendingFault is { SourceException: UnyieldedEventException mark } pending && mark.Event == yielded)
+        if (_pendingFault is { SourceException: UnyieldedEventException mark } pending && (anyMark || mark.Event == yielded))
         {
             // A stop may replace the mark meanwhile: then it stays.
             Interlocked.CompareExchange(ref _pendingFault, null, pending);

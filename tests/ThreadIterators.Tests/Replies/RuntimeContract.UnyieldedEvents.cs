@@ -5,10 +5,10 @@ using ThreadIterators;
 
 namespace ThreadIterators.Tests;
 
-// A Put(message) into a full mailbox sends only when yielded: made and dropped, it faults its thread at the next yield
-// or at the body's end, naming the thread and the put, instead of losing the message without a word
-// (GreenThread.Stopping.cs, the unyielded put's mark).
-#pragma warning disable TI0002 // Puts made and not yielded are what these tests are about.
+// A Put(message) into a full mailbox sends only when yielded, and an ask's reply is read only by its yield: made and
+// dropped, either faults its thread at the next yield or at the body's end, naming the thread and the event, instead of
+// losing the message or the reply without a word (GreenThread.Stopping.cs, the unyielded event's mark).
+#pragma warning disable TI0002 // Events made and not yielded are what these tests are about.
 public abstract partial class RuntimeContract
 {
     [Fact]
@@ -131,6 +131,93 @@ public abstract partial class RuntimeContract
             var put = box.Put(2);
             stopped = GreenThread.Current!.Stop("while its put was unyielded");
             yield return put;
+        }
+    }
+
+    [Fact]
+    public void UnyieldedAsk_ACallerThatYieldsSomethingElseNext_FaultsThere_NamingTheAsk()
+    {
+        var inbox = new Mailbox<ReplyTo<int>>("server");
+        var replied = new ManualResetEventSlim(false);
+        bool? delivered = null;
+        var server = Scheduler.Spawn(Serve(), "server");
+        var caller = Scheduler.Spawn(Ask(), "asker");
+        var fault = Assert.ThrowsAny<InvalidOperationException>(() => Join(caller));
+        Assert.Contains("'asker' made", fault.Message, StringComparison.Ordinal);
+        Assert.Contains("its reply would never be read", fault.Message, StringComparison.Ordinal);
+        Join(server);
+        Assert.NotNull(delivered);
+
+        IEnumerable<Event> Serve()
+        {
+            yield return inbox.Recv();
+            delivered = inbox.Recv().Value.Reply(7);
+        }
+
+        IEnumerable<Event> Ask()
+        {
+            inbox.Ask((ReplyTo<int> reply) => reply, Timeout);
+            yield return Event.Sleep(TimeSpan.FromMilliseconds(1));
+        }
+    }
+
+    [Fact]
+    public void UnyieldedAsk_AnAskYieldedInAChoiceOrRightAway_IsAnsweredAndFaultsNothing()
+    {
+        const int Asks = 500;
+        var inbox = new Mailbox<ReplyTo<int>>("server");
+        var other = new Mailbox<int>("never sent to");
+        var sum = 0L;
+        var server = Scheduler.Spawn(Serve(), "server");
+        Run(Ask(), "asker");
+        inbox.Complete();
+        Join(server);
+        Assert.Equal((long)Asks * (Asks - 1) / 2, sum);
+
+        IEnumerable<Event> Serve()
+        {
+            var n = 0;
+            while (true)
+            {
+                yield return inbox.Recv();
+                if (inbox.Recv().IsCompleted)
+                {
+                    yield break;
+                }
+
+                inbox.Recv().Value.Reply(n++);
+            }
+        }
+
+        IEnumerable<Event> Ask()
+        {
+            for (var i = 0; i < Asks; i++)
+            {
+                var ask = inbox.Ask((ReplyTo<int> reply) => reply, Timeout);
+                if (i % 3 == 2)
+                {
+                    // Pipelined: a second ask made before the first is yielded, and the two yielded in the other order.
+                    var second = inbox.Ask((ReplyTo<int> reply) => reply, Timeout);
+                    yield return second;
+                    yield return ask;
+                    sum += ask.Value + second.Value;
+                    i++;
+                    continue;
+                }
+
+                if (i % 3 == 0)
+                {
+                    yield return ask;
+                }
+                else
+                {
+                    var either = new Choice(ask, other.Recv());
+                    yield return either;
+                    Assert.Equal(0, either.Index);
+                }
+
+                sum += ask.Value;
+            }
         }
     }
 }
