@@ -193,15 +193,7 @@ public sealed partial class Choice : Event
 
         timed.CopyTo(_order, _rotating);
         Branches = new ReadOnlyCollection<Event>(_branches);
-        if (GreenThread.Current is { PendingFault: not null } maker)
-        {
-            // A branch only its yield makes good (a Put into a full mailbox, an ask) is handed to this choice, which
-            // the thread yields instead: its mark as unyielded (GreenThread.Stopping.cs) is taken back here.
-            foreach (var branch in _branches)
-            {
-                maker.Yielded(branch);
-            }
-        }
+
     }
 
     /// <summary>Gets the branches, in the order given.</summary>

@@ -110,7 +110,6 @@ public sealed class AskEvent<T> : Event, IReplyListener, IChoosable
     internal override EventOutcome Park(GreenThread thread, Worker worker)
     {
         CheckOwner(thread);
-        thread.Yielded(this, anyMark: true);
         return Interlocked.CompareExchange(ref _waiter, thread, null) is null ? EventOutcome.Parked : EventOutcome.Continue;
     }
 

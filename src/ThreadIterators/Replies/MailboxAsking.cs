@@ -130,9 +130,6 @@ public static class MailboxAsking
                 WatchNextReceiver(mailbox, pending);
             }
 
-            // Sent: only the ask's yield reads the reply, so until then a yield of anything else, or the body's end,
-            // faults the caller instead of dropping the reply unread.
-            caller.MarkUnyielded(ask, "its request was sent, and its reply would never be read. Yield each ask right away: `yield return mailbox.Ask(...);`.");
             return ask;
         }
 

@@ -4,8 +4,7 @@ namespace ThreadIterators;
 
 /// <summary>
 /// The fault of a green thread that made an event only its yield makes good, and yielded something else, or ended,
-/// first: a <c>Put(message)</c> into a full mailbox (its message would never be sent) or an ask (its request is sent, and
-/// the reply would never be read). Either would be lost without a word. While the event is
+/// first: a <c>Put(message)</c> into a full mailbox, whose message would be lost without a word. While the event is
 /// unyielded, its capture stands in the thread's <see cref="GreenThread.PendingFault"/> (the steps are in the header of
 /// GreenThread.Stopping.cs), so the worker's one read of that field after each yield finds it, at no cost to the hop.
 /// </summary>

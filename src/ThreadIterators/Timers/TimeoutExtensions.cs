@@ -39,6 +39,13 @@ public static class TimeoutExtensions
             throw new ArgumentException($"{@event} cannot have a timeout: {reason}.", nameof(@event));
         }
 
+        if (@event is IChoosable { TimesOutAlone: true })
+        {
+            // A put whose message only its yield sends is handed to the timed wait, which the thread yields instead:
+            // its mark as unyielded (GreenThread.Stopping.cs) is taken back here, or the timed wait's yield would meet it.
+            GreenThread.Current?.Yielded(@event);
+        }
+
         return new TimedEvent<TEvent>(@event, timeout);
     }
 }
