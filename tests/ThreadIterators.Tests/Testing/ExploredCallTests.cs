@@ -27,28 +27,12 @@ public sealed class ExploredCallTests
 
     private static IEnumerable<Event> StopThroughCalls(Scheduler scheduler)
     {
-        const int sent = 6;
         var inbox = new Mailbox<int>("outliving") { OutlivesReceiver = true };
         var taken = 0;
         var returned = 0;
         var order = new List<string>();
         var middles = 0;
-        var receiver = scheduler.Spawn(Receive(), "receiver");
-        var sender = scheduler.Spawn(Send(), "sender");
-        yield return Event.Yield;
-        receiver.Stop("test");
-        yield return sender.Exited;
-        yield return receiver.Ended;
-        var left = 0;
-        while (inbox.TryRecv(out _))
-        {
-            left++;
-        }
-
-        if (taken + left != sent)
-        {
-            throw new InvalidOperationException($"{taken} taken and {left} left of {sent} sent");
-        }
+        yield return Event.Call(ExploredContractTests.StopWhileMessagesArrive(scheduler, inbox, Receive(), () => taken));
 
         // A value taken but not yet returned up the stack when the stop came is the one the stop cut short.
         if (returned != taken && returned != taken - 1)
@@ -103,15 +87,6 @@ public sealed class ExploredCallTests
             yield return message;
             taken++;
             yield return Event.Return(message.Value);
-        }
-
-        IEnumerable<Event> Send()
-        {
-            for (var i = 0; i < sent; i++)
-            {
-                inbox.Send(i);
-                yield return Event.Yield;
-            }
         }
     }
 }

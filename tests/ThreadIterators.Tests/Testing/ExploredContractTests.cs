@@ -520,10 +520,30 @@ public sealed class ExploredContractTests
 
     private static IEnumerable<Event> StopLosesNothing(Scheduler scheduler)
     {
-        const int sent = 6;
         var inbox = new Mailbox<int>("outliving") { OutlivesReceiver = true };
         var taken = 0;
-        var receiver = scheduler.Spawn(Receive(), "receiver");
+        yield return Event.Call(StopWhileMessagesArrive(scheduler, inbox, Receive(), () => taken));
+
+        IEnumerable<Event> Receive()
+        {
+            var message = inbox.Recv();
+            while (true)
+            {
+                yield return message;
+                taken++;
+            }
+        }
+    }
+
+    /// <summary>
+    /// Runs <paramref name="receive"/> as <paramref name="inbox"/>'s receiver while a sender sends it six messages, and
+    /// stops it at a step the schedule picks: every message is then taken (<paramref name="taken"/> counts them) or
+    /// still queued. The inbox must outlive its receiver, so that what is left can be counted.
+    /// </summary>
+    internal static IEnumerable<Event> StopWhileMessagesArrive(Scheduler scheduler, Mailbox<int> inbox, IEnumerable<Event> receive, Func<int> taken)
+    {
+        const int sent = 6;
+        var receiver = scheduler.Spawn(receive, "receiver");
         var sender = scheduler.Spawn(Send(), "sender");
         yield return Event.Yield;
         receiver.Stop("test");
@@ -535,19 +555,9 @@ public sealed class ExploredContractTests
             left++;
         }
 
-        if (taken + left != sent)
+        if (taken() + left != sent)
         {
-            throw new InvalidOperationException($"{taken} taken and {left} left of {sent} sent");
-        }
-
-        IEnumerable<Event> Receive()
-        {
-            var message = inbox.Recv();
-            while (true)
-            {
-                yield return message;
-                taken++;
-            }
+            throw new InvalidOperationException($"{taken()} taken and {left} left of {sent} sent");
         }
 
         IEnumerable<Event> Send()
