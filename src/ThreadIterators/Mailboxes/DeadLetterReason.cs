@@ -21,4 +21,12 @@ public enum DeadLetterReason
     /// The mailbox is the request's <see cref="ReplyTo{T}"/>.
     /// </summary>
     LateReply,
+
+    /// <summary>
+    /// A transport between processes could not deliver it: nothing is registered under the address it was sent to,
+    /// or the node that held its receiver was lost with it. Reported through <see cref="Scheduler.ReportDeadLetter"/>
+    /// by the package that carries the message (ThreadIterators.Orleans, for one), on the sender's scheduler; the
+    /// mailbox is that package's address.
+    /// </summary>
+    Undeliverable,
 }

@@ -38,6 +38,27 @@ public sealed partial class Scheduler
         }
     }
 
+    /// <summary>
+    /// Reports a message that reached no receiver through a target that is not one of this library's mailboxes: a
+    /// transport to another process, or a target of the user's own. It is counted and raised as <see cref="DeadLetter"/>,
+    /// as the library's own dead letters are, so one handler sees them all.
+    /// </summary>
+    /// <param name="message">The message.</param>
+    /// <param name="target">Where it was sent: the address or target the handler will see as <see cref="DeadLetterEventArgs.Mailbox"/>.</param>
+    /// <param name="reason">Why it was not delivered.</param>
+    /// <exception cref="ArgumentNullException"><paramref name="target"/> is null.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="reason"/> is not a <see cref="DeadLetterReason"/>.</exception>
+    public void ReportDeadLetter(object? message, object target, DeadLetterReason reason)
+    {
+        ArgumentNullException.ThrowIfNull(target);
+        if ((uint)reason >= (uint)_deadLetters.Length)
+        {
+            throw new ArgumentOutOfRangeException(nameof(reason), reason, $"{reason} is not a {nameof(DeadLetterReason)}.");
+        }
+
+        DeadLettered(message, target, receiver: null, reason);
+    }
+
     /// <summary>Gets how many dead letters had <paramref name="reason"/>, for the meter.</summary>
     internal long DeadLetterCountOf(DeadLetterReason reason) => Interlocked.Read(ref _deadLetters[(int)reason]);
 

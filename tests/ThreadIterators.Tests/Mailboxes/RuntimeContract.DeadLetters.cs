@@ -24,6 +24,29 @@ public abstract partial class RuntimeContract
         ByAStop,
     }
 
+    [Fact]
+    public void DeadLetters_ReportedForATargetOfAnotherPackage_AreCountedAndRaised_AsTheLibrarysOwn()
+    {
+        var letters = new ConcurrentQueue<DeadLetterEventArgs>();
+        Scheduler.DeadLetter += (_, e) => letters.Enqueue(e);
+        var target = new object();
+        Scheduler.ReportDeadLetter("lost", target, DeadLetterReason.Undeliverable);
+        Scheduler.ReportDeadLetter(null, target, DeadLetterReason.Undeliverable);
+
+        Assert.Equal(2, Scheduler.DeadLetterCount);
+        Assert.Equal(["lost", null], letters.Select(letter => letter.Message));
+        Assert.All(letters, letter =>
+        {
+            Assert.Same(target, letter.Mailbox);
+            Assert.Equal(DeadLetterReason.Undeliverable, letter.Reason);
+            Assert.Null(letter.Receiver);
+        });
+        Assert.Throws<ArgumentNullException>(() => Scheduler.ReportDeadLetter("x", null!, DeadLetterReason.Undeliverable));
+        var badReason = Assert.Throws<ArgumentOutOfRangeException>(() => Scheduler.ReportDeadLetter("x", target, (DeadLetterReason)99));
+        Assert.Equal("reason", badReason.ParamName);
+        Assert.Equal(2, Scheduler.DeadLetterCount);
+    }
+
     [Theory]
     [InlineData(ReceiverEnd.Normally)]
     [InlineData(ReceiverEnd.ByAFault)]
