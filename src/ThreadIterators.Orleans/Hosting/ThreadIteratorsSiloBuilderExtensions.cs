@@ -1,0 +1,44 @@
+using System;
+using System.Linq;
+using Microsoft.Extensions.DependencyInjection;
+using Orleans;
+using Orleans.Hosting;
+using Orleans.Runtime;
+
+namespace ThreadIterators.Orleans;
+
+/// <summary>Gives an Orleans silo a ThreadIterators scheduler, and its green threads names the whole cluster reaches.</summary>
+public static class ThreadIteratorsSiloBuilderExtensions
+{
+    /// <summary>
+    /// Adds a <see cref="Scheduler"/> whose lifetime is the silo's, and <see cref="ClusterProcesses"/>, through which
+    /// green threads, OS threads and grains on this silo spawn named processes and send to any process of the cluster.
+    /// </summary>
+    /// <param name="builder">The silo's builder.</param>
+    /// <param name="configure">Sets the scheduler's options and registers kinds of process; may be null.</param>
+    /// <returns>The builder.</returns>
+    /// <remarks>
+    /// The silo's services then hold the <see cref="Scheduler"/> and <see cref="ClusterProcesses"/>. As the silo stops,
+    /// its scheduler is disposed: every green thread still running is stopped, its <c>finally</c> blocks run, and
+    /// its watchers are told; the silo's stop waits for that, up to the silo's own shutdown timeout.
+    /// </remarks>
+    /// <exception cref="ArgumentNullException"><paramref name="builder"/> is null.</exception>
+    /// <exception cref="InvalidOperationException">It was called on this builder already.</exception>
+    public static ISiloBuilder AddThreadIterators(this ISiloBuilder builder, Action<ThreadIteratorsClusterOptions>? configure = null)
+    {
+        ArgumentNullException.ThrowIfNull(builder);
+        if (builder.Services.Any(service => service.ServiceType == typeof(ThreadIteratorsClusterOptions)))
+        {
+            throw new InvalidOperationException("AddThreadIterators was called twice on this silo's builder; a silo has one scheduler: configure it in one call.");
+        }
+
+        var options = new ThreadIteratorsClusterOptions();
+        configure?.Invoke(options);
+        builder.Services.AddSingleton(options);
+        builder.Services.AddSingleton(_ => new Scheduler(options.Scheduler));
+        builder.Services.AddSingleton<ProcessNode>();
+        builder.Services.AddSingleton(services => new ClusterProcesses(services.GetRequiredService<ProcessNode>()));
+        builder.Services.AddSingleton<ILifecycleParticipant<ISiloLifecycle>, SchedulerLifecycle>();
+        return builder;
+    }
+}

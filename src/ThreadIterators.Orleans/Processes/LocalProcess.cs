@@ -1,0 +1,40 @@
+using System;
+using System.Threading.Tasks;
+
+namespace ThreadIterators.Orleans;
+
+/// <summary>
+/// A named process running on this silo: its green thread and its inbox, held by the grain activation of its name
+/// (<see cref="ProcessGrain"/>) for as long as the thread runs.
+/// </summary>
+internal abstract class LocalProcess
+{
+    private readonly TaskCompletionSource _ended = new(TaskCreationOptions.RunContinuationsAsynchronously);
+
+    protected LocalProcess(string name)
+    {
+        Name = name;
+        Incarnation = Guid.NewGuid();
+    }
+
+    internal string Name { get; }
+
+    /// <summary>
+    /// Gets what tells this run of the name from another: a process that ends and is started again, here or on another
+    /// silo, is a new incarnation, and a sender's retry never reaches one its first attempt may not have.
+    /// </summary>
+    internal Guid Incarnation { get; }
+
+    internal abstract GreenThread Thread { get; }
+
+    /// <summary>Gets a task completed as the process's thread ends, from its body's <c>finally</c> block.</summary>
+    internal Task Ended => _ended.Task;
+
+    /// <summary>Completes <see cref="Ended"/>; the ending thread's worker.</summary>
+    internal void End() => _ended.TrySetResult();
+
+    internal abstract Type MessageType { get; }
+
+    /// <summary>Puts a message that came over the wire into the inbox; false if it is not of the inbox's type.</summary>
+    internal abstract bool TryDeliver(object? message);
+}

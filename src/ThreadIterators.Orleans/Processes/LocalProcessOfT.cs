@@ -1,0 +1,65 @@
+using System;
+using System.Collections.Generic;
+
+namespace ThreadIterators.Orleans;
+
+/// <summary>A named process on this silo whose inbox holds messages of type <typeparamref name="T"/>.</summary>
+internal sealed class LocalProcess<T> : LocalProcess
+{
+    private GreenThread? _thread;
+
+    private LocalProcess(string name, Mailbox<T> inbox)
+        : base(name) => Inbox = inbox;
+
+    internal Mailbox<T> Inbox { get; }
+
+    internal override GreenThread Thread => _thread!;
+
+    internal override Type MessageType => typeof(T);
+
+    /// <summary>
+    /// Starts the process: its body runs as a sub-body of one that tells the activation of its end, whatever the end
+    /// (a return, a fault, a stop), from its <c>finally</c> block; a fault goes on up and ends the thread as it would
+    /// have, reported as any unobserved fault is.
+    /// </summary>
+    internal static LocalProcess<T> Start(string name, Scheduler scheduler, IProcessActivation activation, Func<Mailbox<T>, IEnumerable<Event>> body)
+    {
+        var inbox = new Mailbox<T>();
+        var process = new LocalProcess<T>(name, inbox);
+        process._thread = scheduler.SpawnReceiver(inbox, Run(body(inbox) ?? throw new InvalidOperationException($"The body factory of process \"{name}\" returned null."), activation, process), name);
+        return process;
+    }
+
+    internal override bool TryDeliver(object? message)
+    {
+        if (message is T typed)
+        {
+            Inbox.Send(typed);
+            return true;
+        }
+
+        if (message is null && default(T) is null)
+        {
+            Inbox.Send(default!);
+            return true;
+        }
+
+        return false;
+    }
+
+    /// <inheritdoc/>
+    public override string ToString() => $"process \"{Name}\"";
+
+    private static IEnumerable<Event> Run(IEnumerable<Event> body, IProcessActivation activation, LocalProcess process)
+    {
+        try
+        {
+            yield return Event.Call(body);
+        }
+        finally
+        {
+            process.End();
+            activation.ProcessEnded(process);
+        }
+    }
+}

@@ -1,0 +1,226 @@
+using System;
+using System.Collections.Concurrent;
+using System.Collections.Generic;
+using System.Diagnostics;
+using System.Threading.Tasks;
+using Microsoft.Extensions.Logging;
+using Orleans;
+using Orleans.Runtime;
+using Orleans.Serialization;
+
+namespace ThreadIterators.Orleans;
+
+/// <summary>
+/// This silo's part of the cluster's processes: the processes it runs (by name), the spawns waiting for their
+/// activation, and one outbound link per process it sends to. Any thread.
+/// </summary>
+/// <remarks>
+/// The steps of a send, each written once, here or in the type named:
+/// <list type="number">
+/// <item><b>Local.</b> If the process runs on this silo and the link to it has nothing queued or in flight, the
+/// message goes straight into its inbox (<see cref="Send{T}"/>): in-process cost, and no earlier send from here can
+/// still be behind it.</item>
+/// <item><b>Queue.</b> Otherwise it joins the link's queue (<see cref="OutboundLink.Enqueue"/>), numbered.</item>
+/// <item><b>Carry.</b> The link carries its queue in one grain call at a time, in batches (<see cref="OutboundLink"/>):
+/// one call in flight per link is what keeps a sender's messages in order over Orleans, which does not order calls
+/// that are not awaited.</item>
+/// <item><b>Take.</b> The activation of the name (<see cref="ProcessGrain.Deliver"/>) starts the process if need be,
+/// skips numbers it has taken already (a retry), and puts the rest into the inbox.</item>
+/// <item><b>Refuse.</b> What it cannot take comes back in the receipt, and becomes a dead letter here,
+/// <see cref="DeadLetterReason.Undeliverable"/>.</item>
+/// </list>
+/// </remarks>
+internal sealed partial class ProcessNode
+{
+    private static readonly TimeSpan ClaimPatience = TimeSpan.FromSeconds(10);
+    private static readonly TimeSpan ClaimRetryDelay = TimeSpan.FromMilliseconds(10);
+
+    private readonly ThreadIteratorsClusterOptions _options;
+    private readonly IGrainFactory _grains;
+    private readonly Serializer _serializer;
+    private readonly ILocalSiloDetails _silo;
+    private readonly ConcurrentDictionary<string, LocalProcess> _running = new(StringComparer.Ordinal);
+    private readonly ConcurrentDictionary<string, PendingSpawn> _pending = new(StringComparer.Ordinal);
+    private readonly ConcurrentDictionary<string, OutboundLink> _links = new(StringComparer.Ordinal);
+    private readonly ConcurrentDictionary<Type, bool> _checkedTypes = new();
+
+    public ProcessNode(ThreadIteratorsClusterOptions options, Scheduler scheduler, IGrainFactory grains, Serializer serializer, ILocalSiloDetails silo, ILogger<ProcessNode> logger)
+    {
+        _options = options;
+        Scheduler = scheduler;
+        _grains = grains;
+        _serializer = serializer;
+        _silo = silo;
+        Logger = logger;
+    }
+
+    internal Scheduler Scheduler { get; }
+
+    internal ILogger Logger { get; }
+
+    internal int MaxBatchSize => _options.MaxBatchSize;
+
+    internal IGrainFactory Grains => _grains;
+
+    /// <summary>Sends a message through a handle (the steps are in this type's header).</summary>
+    internal void Send<T>(ProcessRef<T> target, T message)
+    {
+        var name = target.Name;
+        _links.TryGetValue(name, out var link);
+        if (_running.TryGetValue(name, out var local) && local is LocalProcess<T> process && (link is null || link.IsIdle))
+        {
+            process.Inbox.Send(message);
+            return;
+        }
+
+        (link ?? _links.GetOrAdd(name, static (name, state) => new OutboundLink(state.Node, name, state.Target), (Node: this, Target: (object)target)))
+            .Enqueue(message);
+    }
+
+    /// <summary>
+    /// Starts the process of an activation of <paramref name="name"/> on this silo: the spawn waiting for it, else one
+    /// of its registered kind; null if neither (the name is no process's). The activation's turn.
+    /// </summary>
+    internal (LocalProcess? Process, Guid Ticket) Start(string name, IProcessActivation activation)
+    {
+        LocalProcess process;
+        var ticket = Guid.Empty;
+        if (_pending.TryRemove(name, out var spawn))
+        {
+            process = spawn.Kind.Start(name, Scheduler, activation);
+            ticket = spawn.Ticket;
+        }
+        else if (_options.Kinds.TryGetValue(ProcessKind.Of(name), out var kind))
+        {
+            process = kind.Start(name, Scheduler, activation);
+        }
+        else
+        {
+            return (null, Guid.Empty);
+        }
+
+        _running[name] = process;
+        return (process, ticket);
+    }
+
+    /// <summary>Gets whether the spawn of <paramref name="ticket"/> waits on this silo for <paramref name="name"/>.</summary>
+    internal bool HasPendingSpawn(string name, Guid ticket) => _pending.TryGetValue(name, out var spawn) && spawn.Ticket == ticket;
+
+    /// <summary>Gets whether this silo has sent to <paramref name="name"/> through a grain call (a link exists).</summary>
+    internal bool HasLinkTo(string name) => _links.ContainsKey(name);
+
+    /// <summary>The process has ended: sends from here go through its grain again, which may start a new one. Any thread.</summary>
+    internal void Ended(LocalProcess process) => _running.TryRemove(new KeyValuePair<string, LocalProcess>(process.Name, process));
+
+    /// <summary>
+    /// Tells the activation of an ended process to go (<see cref="IProcessGrain.Ended"/>): a one-way call, from the
+    /// ending thread's worker; never throws, as it runs in the process's last <c>finally</c> block.
+    /// </summary>
+    internal void TellEnded(LocalProcess process)
+    {
+        try
+        {
+            _ = _grains.GetGrain<IProcessGrain>(process.Name).Ended(process.Incarnation);
+        }
+        catch (Exception exception)
+        {
+            // The silo is stopping: its activations go with it.
+            LogTellEndedFailed(Logger, process.Name, exception);
+        }
+    }
+
+    internal async Task<ProcessRef<T>> SpawnAsync<T>(string name, Func<Mailbox<T>, IEnumerable<Event>> body)
+    {
+        var spawn = new PendingSpawn(Guid.NewGuid(), new ProcessKind<T>(ProcessKind.Of(name), (_, inbox) => body(inbox)));
+        if (!_pending.TryAdd(name, spawn))
+        {
+            throw new InvalidOperationException($"A spawn of process \"{name}\" is under way on {this} already.");
+        }
+
+        try
+        {
+            // A name free on another silo moves its activation here; the claim is made again, for up to ClaimPatience,
+            // until it has.
+            var patience = Stopwatch.StartNew();
+            while (true)
+            {
+                ClaimOutcome outcome;
+                try
+                {
+                    outcome = await _grains.GetGrain<IProcessGrain>(name).Claim(spawn.Ticket, _silo.SiloAddress).ConfigureAwait(false);
+                }
+                catch (OrleansMessageRejectionException)
+                {
+                    // Orleans rejected the claim: the activation it reached was going away.
+                    outcome = ClaimOutcome.Moving;
+                }
+
+                if (outcome == ClaimOutcome.Claimed)
+                {
+                    break;
+                }
+
+                if (outcome == ClaimOutcome.Held || patience.Elapsed > ClaimPatience)
+                {
+                    throw new InvalidOperationException($"Process \"{name}\" could not be spawned on {this}: another process holds the name.");
+                }
+
+                await Task.Delay(ClaimRetryDelay).ConfigureAwait(false);
+            }
+        }
+        finally
+        {
+            _pending.TryRemove(new KeyValuePair<string, PendingSpawn>(name, spawn));
+        }
+
+        return new ProcessRef<T>(name, this);
+    }
+
+    internal static void CheckName(string name)
+    {
+        ArgumentNullException.ThrowIfNull(name);
+        if (name.Length == 0 || name[0] == '/')
+        {
+            throw new ArgumentException($"A process name is kind/key, or a kind alone, with a kind that is not empty; \"{name}\" is not one.", nameof(name));
+        }
+    }
+
+    internal void CheckMessageType(Type type)
+    {
+        if (_checkedTypes.ContainsKey(type))
+        {
+            return;
+        }
+
+        // An abstract type or object may still carry serializable values; each is then checked as it is sent.
+        if (!type.IsAbstract && type != typeof(object) && !_serializer.CanSerialize(type))
+        {
+            throw new ArgumentException(
+                $"Orleans cannot serialize {type}, so no process can receive it from another silo: mark it [GenerateSerializer], with [Id(n)] on its members, or register a codec for it.",
+                nameof(type));
+        }
+
+        _checkedTypes.TryAdd(type, true);
+    }
+
+    /// <summary>Reports messages no process took, on this silo's scheduler.</summary>
+    internal void Undeliverable(object target, IEnumerable<object?> messages)
+    {
+        foreach (var message in messages)
+        {
+            Scheduler.ReportDeadLetter(message, target, DeadLetterReason.Undeliverable);
+        }
+    }
+
+    /// <summary>The silo is stopping; nothing to do yet but note it for the log.</summary>
+    internal void Stopping() => LogStopping(Logger, _running.Count, _silo.SiloAddress);
+
+    /// <inheritdoc/>
+    public override string ToString() => $"silo {_silo.SiloAddress}";
+
+    [LoggerMessage(Level = LogLevel.Debug, Message = "The activation of process {Name} could not be told of its end")]
+    private static partial void LogTellEndedFailed(ILogger logger, string name, Exception exception);
+
+    [LoggerMessage(Level = LogLevel.Information, Message = "Stopping the {Count} processes of silo {Silo}: their threads are stopped and their finally blocks run")]
+    private static partial void LogStopping(ILogger logger, int count, SiloAddress silo);
+}

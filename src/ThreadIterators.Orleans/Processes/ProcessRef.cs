@@ -1,0 +1,70 @@
+using System;
+using Microsoft.Extensions.DependencyInjection;
+using Orleans;
+using Orleans.Runtime;
+using Orleans.Serialization;
+
+namespace ThreadIterators.Orleans;
+
+/// <summary>
+/// The address of a named process anywhere in the cluster, which receives messages of type <typeparamref name="T"/>:
+/// serializable, so a handle travels in messages and grain calls, and bound on arrival to the silo that receives it.
+/// </summary>
+/// <typeparam name="T">The type of message the process receives.</typeparam>
+/// <remarks>
+/// <para>
+/// <see cref="Send"/> never blocks, from a green thread, an OS thread or a grain. Messages from one sender (one silo)
+/// to one process arrive in the order sent, each at most once; see docs/distribution.md for what happens on each
+/// failure. Two handles are equal when they name the same process.
+/// </para>
+/// <para>Get one from <see cref="ClusterProcesses.Get{T}"/> or <see cref="ClusterProcesses.SpawnAsync{T}"/>.</para>
+/// </remarks>
+[GenerateSerializer]
+[SerializationCallbacks(typeof(OnDeserializedCallbacks))]
+[Immutable]
+[Alias("ThreadIterators.Orleans.ProcessRef`1")]
+public sealed class ProcessRef<T> : IEquatable<ProcessRef<T>>, IOnDeserialized
+{
+    [Id(0)]
+    private readonly string _name;
+
+    [NonSerialized]
+    private ProcessNode? _node;
+
+    internal ProcessRef(string name, ProcessNode node)
+    {
+        _name = name;
+        _node = node;
+    }
+
+    /// <summary>Gets the process's name, <c>kind/key</c>.</summary>
+    public string Name => _name;
+
+    private ProcessNode Node => _node ?? throw new InvalidOperationException(
+        $"{this} was not made by, nor deserialized on, a silo or client with ThreadIterators added (AddThreadIterators): it has no cluster to send through.");
+
+    /// <summary>
+    /// Sends <paramref name="message"/> to the process. Never blocks: on the process's own silo it goes straight into
+    /// the inbox (unless earlier sends from here are still on their way), otherwise into the batch of the next grain call.
+    /// </summary>
+    /// <param name="message">The message; its type must be one Orleans serializes.</param>
+    /// <remarks>
+    /// A message that cannot be delivered (no process holds the name and no kind is registered for it, or the process
+    /// takes another type) is a dead letter on this silo's scheduler, <see cref="DeadLetterReason.Undeliverable"/>.
+    /// </remarks>
+    public void Send(T message) => Node.Send(this, message);
+
+    /// <inheritdoc/>
+    public bool Equals(ProcessRef<T>? other) => other is not null && string.Equals(_name, other._name, StringComparison.Ordinal);
+
+    /// <inheritdoc/>
+    public override bool Equals(object? obj) => obj is ProcessRef<T> other && Equals(other);
+
+    /// <inheritdoc/>
+    public override int GetHashCode() => StringComparer.Ordinal.GetHashCode(_name);
+
+    /// <inheritdoc/>
+    public override string ToString() => $"process \"{_name}\"";
+
+    void IOnDeserialized.OnDeserialized(DeserializationContext context) => _node = context.ServiceProvider.GetService<ProcessNode>();
+}

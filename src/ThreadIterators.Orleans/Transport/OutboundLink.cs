@@ -1,0 +1,191 @@
+using System;
+using System.Collections.Generic;
+using System.Threading;
+using System.Threading.Tasks;
+using Microsoft.Extensions.Logging;
+using Orleans.Runtime;
+
+namespace ThreadIterators.Orleans;
+
+/// <summary>
+/// The messages this silo sends one process, carried in order: a queue, and at most one grain call in flight that
+/// carries the front of it (steps 2 and 3 of ProcessNode.cs). Any thread enqueues; one flush at a time carries.
+/// </summary>
+/// <remarks>
+/// Each message gets the link's next number. A call whose outcome the link did not learn (a timeout, a lost
+/// connection) is tried again with the same numbers, marked as a retry and naming the incarnation the link last
+/// reached, and the receiving activation skips numbers it has taken: nothing is taken twice. A retry that reaches
+/// another incarnation is dropped there, and its messages are dead letters here: at most once, never twice.
+/// </remarks>
+internal sealed partial class OutboundLink
+{
+    /// <summary>Attempts per batch: with the growing delay, about 4 s of an activation going away or a silo not answering.</summary>
+    private const int Attempts = 12;
+
+    private static readonly TimeSpan RetryDelay = TimeSpan.FromMilliseconds(60);
+
+    private readonly ProcessNode _node;
+    private readonly string _name;
+    private readonly object _target;
+    private readonly Guid _id = Guid.NewGuid();
+    private readonly object _gate = new();
+    private List<object?> _queue = [];
+    private List<object?>? _spare;
+    private long _nextSequence;
+    private Guid _incarnation;
+
+    /// <summary>Whether a flush runs: set, under the lock, by the send that starts one; cleared by the flush that finds the queue empty.</summary>
+    private volatile bool _flushing;
+
+    internal OutboundLink(ProcessNode node, string name, object target)
+    {
+        _node = node;
+        _name = name;
+        _target = target;
+    }
+
+    /// <summary>Gets whether nothing is queued or in flight: every message sent through the link has been taken or refused.</summary>
+    internal bool IsIdle => !_flushing;
+
+    /// <summary>Queues a message; starts a flush if none runs. Never blocks but for the lock around a list append.</summary>
+    internal void Enqueue(object? message)
+    {
+        bool start;
+        lock (_gate)
+        {
+            _queue.Add(message);
+            start = !_flushing;
+            _flushing = true;
+        }
+
+        if (start)
+        {
+            ThreadPool.UnsafeQueueUserWorkItem(static link => _ = link.FlushAsync(), this, preferLocal: false);
+        }
+    }
+
+    private async Task FlushAsync()
+    {
+        while (true)
+        {
+            List<object?> taken;
+            long first;
+            lock (_gate)
+            {
+                if (_queue.Count == 0)
+                {
+                    _flushing = false;
+                    return;
+                }
+
+                taken = _queue;
+                _queue = _spare ?? [];
+                _spare = null;
+                first = _nextSequence;
+                _nextSequence += taken.Count;
+            }
+
+            for (var offset = 0; offset < taken.Count; offset += _node.MaxBatchSize)
+            {
+                var count = Math.Min(_node.MaxBatchSize, taken.Count - offset);
+                await CarryAsync(first + offset, taken.GetRange(offset, count).ToArray()).ConfigureAwait(false);
+            }
+
+            taken.Clear();
+            lock (_gate)
+            {
+                _spare = taken;
+            }
+        }
+    }
+
+    /// <summary>
+    /// Carries one batch. A call Orleans rejected (the activation was going away) reached no process and is sent again
+    /// as it was; one whose outcome is unknown (a timeout, a silo unreachable) is sent again marked as a retry. Then
+    /// the receipt's refusals are dead letters, as is the whole batch once the attempts are spent.
+    /// </summary>
+    private async Task CarryAsync(long firstSequence, object?[] messages)
+    {
+        var batch = new DeliveryBatch { Link = _id, FirstSequence = firstSequence, Messages = messages };
+        for (var attempt = 1; ; attempt++)
+        {
+            DeliveryReceipt receipt;
+            try
+            {
+                receipt = await _node.Grains.GetGrain<IProcessGrain>(_name).Deliver(batch).ConfigureAwait(false);
+            }
+            catch (OrleansMessageRejectionException exception) when (attempt < Attempts)
+            {
+                LogRetry(_node.Logger, _name, attempt, exception);
+                await Task.Delay(RetryDelay * attempt).ConfigureAwait(false);
+                continue;
+            }
+            catch (Exception exception) when (IsOutcomeUnknown(exception) && attempt < Attempts)
+            {
+                LogRetry(_node.Logger, _name, attempt, exception);
+                batch.IsRetry = true;
+                batch.RetryOf = _incarnation;
+                await Task.Delay(RetryDelay * attempt).ConfigureAwait(false);
+                continue;
+            }
+            catch (Exception exception)
+            {
+                LogUndeliverable(_node.Logger, messages.Length, _name, exception);
+                _node.Undeliverable(_target, messages);
+                return;
+            }
+
+            Received(receipt, messages);
+            return;
+        }
+    }
+
+    private void Received(DeliveryReceipt receipt, object?[] messages)
+    {
+        switch (receipt.Status)
+        {
+            case DeliveryStatus.Delivered:
+                _incarnation = receipt.Incarnation;
+                if (receipt.Refused is { } refused)
+                {
+                    LogRefused(_node.Logger, refused.Length, _name, receipt.MessageType);
+                    var dead = new object?[refused.Length];
+                    for (var i = 0; i < refused.Length; i++)
+                    {
+                        dead[i] = messages[refused[i]];
+                    }
+
+                    _node.Undeliverable(_target, dead);
+                }
+
+                break;
+            case DeliveryStatus.NoSuchProcess:
+                LogNoSuchProcess(_node.Logger, messages.Length, _name);
+                _node.Undeliverable(_target, messages);
+                break;
+            default:
+                LogLost(_node.Logger, messages.Length, _name);
+                _node.Undeliverable(_target, messages);
+                break;
+        }
+    }
+
+    /// <summary>Whether a failed call may or may not have been delivered: worth a retry, which the receiver deduplicates.</summary>
+    private static bool IsOutcomeUnknown(Exception exception) =>
+        exception is TimeoutException or SiloUnavailableException;
+
+    [LoggerMessage(Level = LogLevel.Warning, Message = "A batch to process {Name} failed on attempt {Attempt}, and is tried again")]
+    private static partial void LogRetry(ILogger logger, string name, int attempt, Exception exception);
+
+    [LoggerMessage(Level = LogLevel.Error, Message = "{Count} messages to process {Name} could not be carried, and are dead letters")]
+    private static partial void LogUndeliverable(ILogger logger, int count, string name, Exception exception);
+
+    [LoggerMessage(Level = LogLevel.Warning, Message = "{Count} messages to process {Name} are dead letters: it receives {MessageType}, and they are not of that type")]
+    private static partial void LogRefused(ILogger logger, int count, string name, string? messageType);
+
+    [LoggerMessage(Level = LogLevel.Warning, Message = "{Count} messages to process {Name} are dead letters: no process holds the name, and no kind of process is registered for it")]
+    private static partial void LogNoSuchProcess(ILogger logger, int count, string name);
+
+    [LoggerMessage(Level = LogLevel.Warning, Message = "{Count} messages to process {Name} are dead letters: a retry reached a new incarnation of the process, which may not have had the first attempt")]
+    private static partial void LogLost(ILogger logger, int count, string name);
+}

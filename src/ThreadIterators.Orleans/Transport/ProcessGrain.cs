@@ -1,0 +1,159 @@
+using System;
+using System.Collections.Generic;
+using System.Threading;
+using System.Threading.Tasks;
+using Orleans;
+using Orleans.Placement;
+using Orleans.Runtime;
+using Orleans.Runtime.Placement;
+
+namespace ThreadIterators.Orleans;
+
+/// <summary>
+/// The activation of a process name (step 4 of ProcessNode.cs): it starts the process when activated, holds it while
+/// its thread runs, takes batches into its inbox once each, and goes away when the thread ends, leaving the name free.
+/// </summary>
+/// <remarks>
+/// <para>
+/// Placed on the silo that first calls it: a spawn on a silo activates the name there, and a process started on
+/// demand runs beside its first sender. Kept while its thread runs, however idle.
+/// </para>
+/// <para>
+/// Between a process's end and the activation's going away, a batch or a spawn on this silo starts a new incarnation
+/// in the same activation (from the spawn waiting here, or the name's kind), as a new activation would: a message sent
+/// just after a process ended reaches the next one, not the dead letters.
+/// </para>
+/// </remarks>
+[PreferLocalPlacement]
+[KeepAlive]
+[GrainType("threaditerators-process")]
+internal sealed class ProcessGrain : Grain, IProcessGrain, IProcessActivation
+{
+    private readonly ProcessNode _node;
+
+    /// <summary>For each link that has sent to this incarnation, the number of the next message it will send: lower numbers are retries.</summary>
+    private readonly Dictionary<Guid, long> _nextSequence = [];
+
+    private LocalProcess? _process;
+    private Guid _ticket;
+
+    public ProcessGrain(ProcessNode node) => _node = node;
+
+    public override Task OnActivateAsync(CancellationToken cancellationToken)
+    {
+        // The process starts with the first call the activation serves, not here: Orleans serves calls only on the
+        // activation the directory kept, while two silos may each begin an activation of a name at once.
+        return Task.CompletedTask;
+    }
+
+    public Task<DeliveryReceipt> Deliver(DeliveryBatch batch)
+    {
+        if ((_process is null || _process.Ended.IsCompleted) && !StartIncarnation())
+        {
+            // No process, and none to start: the name is no process's, and the activation need not stay.
+            DeactivateOnIdle();
+            return Task.FromResult(new DeliveryReceipt { Status = DeliveryStatus.NoSuchProcess });
+        }
+
+        var process = _process!;
+        var known = _nextSequence.TryGetValue(batch.Link, out var next);
+        if (batch.IsRetry && !known && batch.RetryOf != process.Incarnation)
+        {
+            // The first attempt may have reached an earlier incarnation, which had no way to tell this one.
+            return Task.FromResult(new DeliveryReceipt { Status = DeliveryStatus.Lost, Incarnation = process.Incarnation });
+        }
+
+        var messages = batch.Messages;
+        var skip = known ? (int)Math.Clamp(next - batch.FirstSequence, 0, messages.Length) : 0;
+        List<int>? refused = null;
+        for (var i = skip; i < messages.Length; i++)
+        {
+            if (!process.TryDeliver(messages[i]))
+            {
+                (refused ??= []).Add(i);
+            }
+        }
+
+        _nextSequence[batch.Link] = Math.Max(next, batch.FirstSequence + messages.Length);
+        return Task.FromResult(new DeliveryReceipt
+        {
+            Status = DeliveryStatus.Delivered,
+            Incarnation = process.Incarnation,
+            Refused = refused?.ToArray(),
+            MessageType = refused is null ? null : process.MessageType.ToString(),
+        });
+    }
+
+    public Task<ClaimOutcome> Claim(Guid ticket, SiloAddress spawner)
+    {
+        var free = _process is null or { Ended.IsCompleted: true };
+        if (free && _node.HasPendingSpawn(this.GetPrimaryKeyString(), ticket))
+        {
+            // The spawn is this silo's, and the name is free here (a new activation, or its last process ended).
+            StartIncarnation();
+        }
+        else if (free)
+        {
+            // The name is free, but the spawn waits on another silo: the activation moves there, where the next claim
+            // finds the spawn. (Going away instead would leave callers' caches pointing here, to a new activation here.)
+            RequestContext.Set(IPlacementDirector.PlacementHintKey, spawner);
+            MigrateOnIdle();
+            RequestContext.Remove(IPlacementDirector.PlacementHintKey);
+            return Task.FromResult(ClaimOutcome.Moving);
+        }
+
+        return Task.FromResult(_ticket == ticket ? ClaimOutcome.Claimed : ClaimOutcome.Held);
+    }
+
+    public void ProcessEnded(LocalProcess process)
+    {
+        _node.Ended(process);
+
+        // On the ending thread's worker, outside the activation: the activation hears of it through a call of its own,
+        // made with the silo's grain factory (the grain's own may be used only in its turns).
+        _node.TellEnded(process);
+    }
+
+    public Task Ended(Guid incarnation)
+    {
+        if (_process is { } process && process.Incarnation == incarnation)
+        {
+            DeactivateOnIdle();
+        }
+
+        return Task.CompletedTask;
+    }
+
+    public override async Task OnDeactivateAsync(DeactivationReason reason, CancellationToken cancellationToken)
+    {
+        if (_process is { } process && !process.Ended.IsCompleted)
+        {
+            // Deactivated under a running process (the silo stops, or Orleans moves the grain): stop it, so its finally
+            // blocks run, and wait for its end as long as the deactivation may take.
+            process.Thread.Stop(reason.ToString());
+            try
+            {
+                await process.Ended.WaitAsync(cancellationToken).ConfigureAwait(true);
+            }
+            catch (OperationCanceledException)
+            {
+                // The deactivation's time is up; the thread ends on its own, later.
+            }
+        }
+    }
+
+    /// <summary>Starts a process for the name, from the spawn waiting on this silo or the name's kind; false if neither.</summary>
+    private bool StartIncarnation()
+    {
+        var (process, ticket) = _node.Start(this.GetPrimaryKeyString(), this);
+        if (process is null)
+        {
+            return false;
+        }
+
+        _process = process;
+        _ticket = ticket;
+        _nextSequence.Clear();
+        return true;
+    }
+}

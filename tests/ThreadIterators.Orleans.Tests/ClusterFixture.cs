@@ -1,0 +1,73 @@
+using System;
+using System.Collections.Concurrent;
+using System.Collections.Generic;
+using System.Linq;
+using System.Threading.Tasks;
+using Microsoft.Extensions.DependencyInjection;
+using Orleans.TestingHost;
+
+namespace ThreadIterators.Orleans.Tests;
+
+/// <summary>
+/// A real cluster of two silos on loopback TCP in this process (Orleans' TestingHost), each with a ThreadIterators
+/// scheduler and the test kinds of process registered; shared by the tests of <see cref="SharedCluster"/>.
+/// </summary>
+public sealed class ClusterFixture : IAsyncLifetime
+{
+    /// <summary>What the processes of the "count" kind saw: per name, the silo's scheduler and the messages, in order.</summary>
+    public static ConcurrentDictionary<string, CountedProcess> Counted { get; } = new();
+
+    public InProcessTestCluster Cluster { get; private set; } = null!;
+
+    public ClusterProcesses First => Processes(0);
+
+    public ClusterProcesses Second => Processes(1);
+
+    public ClusterProcesses Processes(int silo) => Cluster.Silos[silo].ServiceProvider.GetRequiredService<ClusterProcesses>();
+
+    public async Task InitializeAsync()
+    {
+        var builder = new InProcessTestClusterBuilder(2);
+        builder.ConfigureSilo((_, silo) => silo.AddThreadIterators(options =>
+        {
+            options.Scheduler = new SchedulerOptions { WorkerCount = 2 };
+            options.AddProcess<long>("count", Count);
+        }));
+        Cluster = builder.Build();
+        await Cluster.DeployAsync();
+    }
+
+    public async Task DisposeAsync() => await Cluster.DisposeAsync();
+
+    /// <summary>A process of the "count" kind: records every message it receives, in order, until it receives -1.</summary>
+    private static IEnumerable<Event> Count(string name, Mailbox<long> inbox)
+    {
+        var record = Counted.GetOrAdd(name, _ => new CountedProcess());
+        record.Starts.Add(GreenThread.Current!.Scheduler);
+        while (true)
+        {
+            yield return inbox.Recv();
+            var message = inbox.Recv().Value;
+            if (message == -1)
+            {
+                record.Ended.TrySetResult();
+                yield break;
+            }
+
+            record.Messages.Enqueue(message);
+        }
+    }
+}
+
+/// <summary>What one process of the "count" kind saw.</summary>
+public sealed class CountedProcess
+{
+    public ConcurrentBag<Scheduler> Starts { get; } = [];
+
+    public ConcurrentQueue<long> Messages { get; } = new();
+
+    public TaskCompletionSource Ended { get; } = new(TaskCreationOptions.RunContinuationsAsynchronously);
+}
+
+[CollectionDefinition(nameof(SharedCluster))]
+public sealed class SharedCluster : ICollectionFixture<ClusterFixture>;
