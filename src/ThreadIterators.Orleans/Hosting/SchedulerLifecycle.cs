@@ -1,3 +1,4 @@
+using System;
 using System.Threading;
 using System.Threading.Tasks;
 using Orleans;
@@ -28,7 +29,13 @@ internal sealed class SchedulerLifecycle : ILifecycleParticipant<ISiloLifecycle>
     {
         _node.Stopping();
 
-        // The silo's shutdown timeout cancels the token: then the silo stops waiting, and the disposal goes on.
-        await _scheduler.DisposeAsync().AsTask().WaitAsync(cancellationToken).ConfigureAwait(false);
+        try
+        {
+            await _scheduler.DisposeAsync().AsTask().WaitAsync(cancellationToken).ConfigureAwait(false);
+        }
+        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        {
+            // The silo's shutdown timeout: the silo stops waiting, and the disposal goes on in the background.
+        }
     }
 }

@@ -39,6 +39,7 @@ public static class ThreadIteratorsSiloBuilderExtensions
         builder.Services.AddSingleton<ProcessNode>();
         builder.Services.AddSingleton(services => new ClusterProcesses(services.GetRequiredService<ProcessNode>()));
         builder.Services.AddSingleton<ILifecycleParticipant<ISiloLifecycle>, SchedulerLifecycle>();
+        builder.Services.AddSingleton<ILifecycleParticipant<ISiloLifecycle>, MembershipWatch>();
         return builder;
     }
 }

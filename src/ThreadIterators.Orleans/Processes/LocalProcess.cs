@@ -30,8 +30,19 @@ internal abstract class LocalProcess
     /// <summary>Gets a task completed as the process's thread ends, from its body's <c>finally</c> block.</summary>
     internal Task Ended => _ended.Task;
 
-    /// <summary>Completes <see cref="Ended"/>; the ending thread's worker.</summary>
-    internal void End() => _ended.TrySetResult();
+    /// <summary>Gets why the process ended; read once <see cref="Ended"/> has completed.</summary>
+    internal ProcessExitReason ExitReason { get; private set; }
+
+    /// <summary>Gets the fault's type and message, or the stop's reason; read once <see cref="Ended"/> has completed.</summary>
+    internal string? ExitDetail { get; private set; }
+
+    /// <summary>Records how the process ended and completes <see cref="Ended"/>; the ending thread's worker.</summary>
+    internal void End(ProcessExitReason reason, string? detail)
+    {
+        ExitReason = reason;
+        ExitDetail = detail;
+        _ended.TrySetResult();
+    }
 
     internal abstract Type MessageType { get; }
 

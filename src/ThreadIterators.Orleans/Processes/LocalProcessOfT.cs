@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Generic;
+using System.Runtime.ExceptionServices;
 
 namespace ThreadIterators.Orleans;
 
@@ -52,13 +53,27 @@ internal sealed class LocalProcess<T> : LocalProcess
 
     private static IEnumerable<Event> Run(IEnumerable<Event> body, IProcessActivation activation, LocalProcess process)
     {
+        // The body runs as a sub-body whose fault is caught here only to be told to monitors, then thrown on, so the
+        // thread still ends with it and it is reported as any fault is. A stop ends both bodies with neither line after
+        // the yield run: the finally block tells it apart by what they left.
+        var reason = ProcessExitReason.Stopped;
+        string? detail = null;
         try
         {
-            yield return Event.Call(body);
+            var call = Event.Call(body).Catch();
+            yield return call;
+            if (call.Exception is { } fault)
+            {
+                reason = ProcessExitReason.Faulted;
+                detail = $"{fault.GetType().FullName}: {fault.Message}";
+                ExceptionDispatchInfo.Throw(fault);
+            }
+
+            reason = ProcessExitReason.Normal;
         }
         finally
         {
-            process.End();
+            process.End(reason, detail);
             activation.ProcessEnded(process);
         }
     }

@@ -52,9 +52,14 @@ internal sealed partial class ProcessNode
         _serializer = serializer;
         _silo = silo;
         Logger = logger;
+        Monitors = new MonitorTable(this);
     }
 
     internal Scheduler Scheduler { get; }
+
+    internal MonitorTable Monitors { get; }
+
+    internal SiloAddress SiloAddress => _silo.SiloAddress;
 
     internal ILogger Logger { get; }
 
@@ -217,6 +222,12 @@ internal sealed partial class ProcessNode
 
     /// <inheritdoc/>
     public override string ToString() => $"silo {_silo.SiloAddress}";
+
+    /// <summary>Logs a monitoring silo the end of a process could not be sent to.</summary>
+    internal void MonitorUnreachable(string name, Exception exception) => LogMonitorUnreachable(Logger, name, exception);
+
+    [LoggerMessage(Level = LogLevel.Warning, Message = "A silo monitoring process {Name} could not be told of its end")]
+    private static partial void LogMonitorUnreachable(ILogger logger, string name, Exception exception);
 
     [LoggerMessage(Level = LogLevel.Debug, Message = "The activation of process {Name} could not be told of its end")]
     private static partial void LogTellEndedFailed(ILogger logger, string name, Exception exception);

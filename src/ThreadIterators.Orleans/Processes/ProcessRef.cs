@@ -54,6 +54,25 @@ public sealed class ProcessRef<T> : IEquatable<ProcessRef<T>>, IOnDeserialized
     /// </remarks>
     public void Send(T message) => Node.Send(this, message);
 
+    /// <summary>
+    /// Monitors the process, as Erlang's <c>monitor(process, {Name, Node})</c>: <paramref name="target"/> gets one
+    /// <see cref="ProcessDown"/> when the process ends, when the silo it runs on leaves the cluster, or at once if no
+    /// process holds the name.
+    /// </summary>
+    /// <param name="target">Where the <see cref="ProcessDown"/> goes: a mailbox of the watching thread, say.</param>
+    /// <returns>The monitor; <see cref="ProcessMonitor.Remove"/> takes it back.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="target"/> is null.</exception>
+    /// <remarks>
+    /// Setting a monitor never blocks, and never starts a process. Node-down comes from Orleans' membership: once the
+    /// cluster declares the silo dead (its probes have failed for the configured period), every monitor of a process on
+    /// it fires <see cref="ProcessExitReason.NodeDown"/>.
+    /// </remarks>
+    public ProcessMonitor Monitor(IMessageTarget<ProcessDown> target)
+    {
+        ArgumentNullException.ThrowIfNull(target);
+        return Node.Monitors.Add(_name, target);
+    }
+
     /// <inheritdoc/>
     public bool Equals(ProcessRef<T>? other) => other is not null && string.Equals(_name, other._name, StringComparison.Ordinal);
 

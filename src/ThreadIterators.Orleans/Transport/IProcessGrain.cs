@@ -26,6 +26,18 @@ internal interface IProcessGrain : IGrainWithStringKey
     Task<ClaimOutcome> Claim(Guid ticket, SiloAddress spawner);
 
     /// <summary>
+    /// Watches the process for <paramref name="watcher"/>'s monitor <paramref name="monitor"/>: answers the silo it
+    /// runs on, or that none runs (without starting one).
+    /// </summary>
+    [Alias("Monitor")]
+    Task<MonitorReply> Monitor(Guid monitor, INodeObserver watcher);
+
+    /// <summary>Forgets a monitor its silo took back.</summary>
+    [Alias("Demonitor")]
+    [OneWay]
+    Task Demonitor(Guid monitor);
+
+    /// <summary>
     /// Tells the activation that its process of <paramref name="incarnation"/> has ended, from the ending thread's
     /// worker: the activation goes, unless a later incarnation runs in it by then.
     /// </summary>

@@ -34,6 +34,9 @@ internal sealed class ProcessGrain : Grain, IProcessGrain, IProcessActivation
     /// <summary>For each link that has sent to this incarnation, the number of the next message it will send: lower numbers are retries.</summary>
     private readonly Dictionary<Guid, long> _nextSequence = [];
 
+    /// <summary>The monitors of the current incarnation, and the silos to tell at its end.</summary>
+    private readonly Dictionary<Guid, INodeObserver> _monitors = [];
+
     private LocalProcess? _process;
     private Guid _ticket;
 
@@ -118,9 +121,37 @@ internal sealed class ProcessGrain : Grain, IProcessGrain, IProcessActivation
     {
         if (_process is { } process && process.Incarnation == incarnation)
         {
+            TellMonitors(process);
+            DeactivateOnIdle();
+        }
+        else if (_process is null)
+        {
             DeactivateOnIdle();
         }
 
+        return Task.CompletedTask;
+    }
+
+    public Task<MonitorReply> Monitor(Guid monitor, INodeObserver watcher)
+    {
+        if (_process is not { Ended.IsCompleted: false })
+        {
+            if (_process is null)
+            {
+                // Made by this monitor: a monitor never starts a process, so the activation need not stay.
+                DeactivateOnIdle();
+            }
+
+            return Task.FromResult(new MonitorReply { Running = false });
+        }
+
+        _monitors[monitor] = watcher;
+        return Task.FromResult(new MonitorReply { Running = true, Silo = _node.SiloAddress });
+    }
+
+    public Task Demonitor(Guid monitor)
+    {
+        _monitors.Remove(monitor);
         return Task.CompletedTask;
     }
 
@@ -140,6 +171,40 @@ internal sealed class ProcessGrain : Grain, IProcessGrain, IProcessActivation
                 // The deactivation's time is up; the thread ends on its own, later.
             }
         }
+
+        if (_process is { } last)
+        {
+            TellMonitors(last);
+        }
+    }
+
+    /// <summary>
+    /// Tells the silos that monitor the process of its end (step 2 of MonitorTable.cs), once: one-way calls to their
+    /// observers; a silo that is gone hears of it no other way than by its own membership view, as it must.
+    /// </summary>
+    private void TellMonitors(LocalProcess process)
+    {
+        if (_monitors.Count == 0)
+        {
+            return;
+        }
+
+        var exit = process.Ended.IsCompleted
+            ? new ProcessExitInfo { Reason = process.ExitReason, Detail = process.ExitDetail, Silo = _node.SiloAddress.ToString() }
+            : new ProcessExitInfo { Reason = ProcessExitReason.Stopped, Detail = "its grain was deactivated", Silo = _node.SiloAddress.ToString() };
+        foreach (var (monitor, watcher) in _monitors)
+        {
+            try
+            {
+                _ = watcher.ProcessExited(monitor, exit);
+            }
+            catch (Exception exception)
+            {
+                _node.MonitorUnreachable(process.Name, exception);
+            }
+        }
+
+        _monitors.Clear();
     }
 
     /// <summary>Starts a process for the name, from the spawn waiting on this silo or the name's kind; false if neither.</summary>
@@ -149,6 +214,12 @@ internal sealed class ProcessGrain : Grain, IProcessGrain, IProcessActivation
         if (process is null)
         {
             return false;
+        }
+
+        if (_process is { } previous)
+        {
+            // The last incarnation's monitors hear of its end before the next one starts.
+            TellMonitors(previous);
         }
 
         _process = process;

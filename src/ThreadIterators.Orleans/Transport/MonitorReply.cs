@@ -1,0 +1,16 @@
+using Orleans;
+using Orleans.Runtime;
+
+namespace ThreadIterators.Orleans;
+
+/// <summary>The answer to a monitor: whether a process runs under the name, and on which silo.</summary>
+[GenerateSerializer]
+[Alias("ThreadIterators.Orleans.MonitorReply")]
+internal sealed class MonitorReply
+{
+    [Id(0)]
+    public bool Running { get; set; }
+
+    [Id(1)]
+    public SiloAddress? Silo { get; set; }
+}

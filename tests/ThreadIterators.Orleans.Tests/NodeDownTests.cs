@@ -1,0 +1,125 @@
+using System;
+using System.Collections.Generic;
+using System.Diagnostics;
+using System.IO;
+using System.Net;
+using System.Net.Sockets;
+using System.Threading.Tasks;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+using Orleans.Hosting;
+using ThreadIterators.Orleans.NodeHost;
+using Xunit.Abstractions;
+
+namespace ThreadIterators.Orleans.Tests;
+
+/// <summary>
+/// A node that dies for real: a silo in a process of its own, joined to a silo in this one on loopback TCP, and killed
+/// with its process, so nothing on it runs on the way out. Only Orleans' membership can tell the survivors.
+/// </summary>
+public sealed class NodeDownTests(ITestOutputHelper output)
+{
+    private static readonly TimeSpan Generous = TimeSpan.FromSeconds(120);
+
+    [Fact]
+    public async Task AProcessOnANodeThatIsKilled_ItsMonitorsHearNodeDown_FromOrleansMembership()
+    {
+        var clusterId = $"nodedown-{Guid.NewGuid():N}";
+        var (primarySilo, primaryGateway, nodeSilo, nodeGateway) = (FreePort(), FreePort(), FreePort(), FreePort());
+        var builder = Host.CreateApplicationBuilder();
+        builder.UseOrleans(silo =>
+        {
+            silo.UseLocalhostClustering(primarySilo, primaryGateway, null, NodeCluster.ServiceId, clusterId);
+            NodeCluster.ConfigureMembership(silo);
+            silo.AddThreadIterators();
+        });
+        using var primary = builder.Build();
+        await primary.StartAsync();
+        using var node = await StartNode(nodeSilo, nodeGateway, primarySilo, clusterId);
+        try
+        {
+            var processes = primary.Services.GetRequiredService<ClusterProcesses>();
+            var downs = new Mailbox<ProcessDown>();
+            var got = new TaskCompletionSource<ProcessDown>(TaskCreationOptions.RunContinuationsAsynchronously);
+            IEnumerable<Event> Watcher()
+            {
+                yield return downs.Recv();
+                got.TrySetResult(downs.Recv().Value);
+            }
+
+            processes.Scheduler.Spawn(Watcher(), "watcher");
+            var monitor = processes.Get<int>(NodeCluster.Resident).Monitor(downs);
+            await LifetimeTests.WaitUntil(() => monitor.HasFired || processes.Node().Monitors.HostOf(monitor) is not null);
+            Assert.False(monitor.HasFired, "The monitor fired before the node was killed.");
+
+            var clock = Stopwatch.StartNew();
+            node.Kill(entireProcessTree: true);
+            var down = await got.Task.WaitAsync(Generous);
+            clock.Stop();
+
+            Assert.True(down.Reason == ProcessExitReason.NodeDown, $"{down}");
+            Assert.Equal(processes.Node().Monitors.HostOf(monitor)!.ToString(), down.Silo);
+            output.WriteLine($"node-down heard {clock.ElapsedMilliseconds} ms after the kill (probe timeout 1 s, 2 missed probes)");
+        }
+        finally
+        {
+            if (!node.HasExited)
+            {
+                node.Kill(entireProcessTree: true);
+            }
+
+            await primary.StopAsync();
+        }
+    }
+
+    private static async Task<Process> StartNode(int siloPort, int gatewayPort, int primaryPort, string clusterId)
+    {
+        var program = Path.Combine(AppContext.BaseDirectory, "ThreadIterators.Orleans.NodeHost.dll");
+        var start = new ProcessStartInfo("dotnet")
+        {
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            UseShellExecute = false,
+        };
+        foreach (var argument in new[] { program, $"{siloPort}", $"{gatewayPort}", $"{primaryPort}", clusterId })
+        {
+            start.ArgumentList.Add(argument);
+        }
+
+        var node = Process.Start(start) ?? throw new InvalidOperationException($"Could not start {program}.");
+        node.ErrorDataReceived += (_, _) => { };
+        node.BeginErrorReadLine();
+        var ready = Task.Run(async () =>
+        {
+            while (await node.StandardOutput.ReadLineAsync() is { } line)
+            {
+                if (line.Trim() == NodeCluster.Ready)
+                {
+                    return true;
+                }
+            }
+
+            return false;
+        });
+        if (!await ready.WaitAsync(Generous))
+        {
+            throw new InvalidOperationException($"The node process ended before it joined the cluster (exit code {node.ExitCode}).");
+        }
+
+        // Keep draining its output, so it never blocks on a full pipe.
+        _ = Task.Run(async () =>
+        {
+            while (await node.StandardOutput.ReadLineAsync() is not null)
+            {
+            }
+        });
+        return node;
+    }
+
+    private static int FreePort()
+    {
+        using var listener = new TcpListener(IPAddress.Loopback, 0);
+        listener.Start();
+        return ((IPEndPoint)listener.LocalEndpoint).Port;
+    }
+}
