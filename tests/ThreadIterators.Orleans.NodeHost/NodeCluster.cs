@@ -15,6 +15,9 @@ public static class NodeCluster
     /// <summary>The name of the process the node spawns on itself once it has joined.</summary>
     public const string Resident = "resident";
 
+    /// <summary>The name of a process on the node that takes asks and never answers them.</summary>
+    public const string Silent = "silent";
+
     /// <summary>
     /// Failure detection as fast as a loopback test allows: a probe a second, a silo declared dead after two missed
     /// probes and one vote (there are two silos).
@@ -26,6 +29,17 @@ public static class NodeCluster
         options.NumVotesForDeathDeclaration = 1;
         options.NumProbedSilos = 1;
     });
+
+    /// <summary>A process that takes asks and keeps them, unanswered, until it ends.</summary>
+    public static IEnumerable<Event> KeepsAsks(Mailbox<SilentRequest> inbox)
+    {
+        var kept = new List<SilentRequest>();
+        while (true)
+        {
+            yield return inbox.Recv();
+            kept.Add(inbox.Recv().Value);
+        }
+    }
 
     /// <summary>A process that ends when told: 0 returns, anything else throws.</summary>
     public static IEnumerable<Event> EndsAsTold(Mailbox<int> inbox)

@@ -27,5 +27,6 @@ await host.StartAsync();
 
 // A process that lives on this node, for the test to monitor from the other silo.
 await host.Services.GetRequiredService<ClusterProcesses>().SpawnAsync<int>(NodeCluster.Resident, NodeCluster.EndsAsTold);
+await host.Services.GetRequiredService<ClusterProcesses>().SpawnAsync<SilentRequest>(NodeCluster.Silent, NodeCluster.KeepsAsks);
 Console.WriteLine(NodeCluster.Ready);
 await Task.Delay(Timeout.Infinite);

@@ -32,12 +32,31 @@ public sealed class ClusterFixture : IAsyncLifetime
         {
             options.Scheduler = new SchedulerOptions { WorkerCount = 2 };
             options.AddProcess<long>("count", Count);
+            options.AddProcess<DoubleRequest>("double", Doubler);
         }));
         Cluster = builder.Build();
         await Cluster.DeployAsync();
     }
 
     public async Task DisposeAsync() => await Cluster.DisposeAsync();
+
+    /// <summary>A process of the "double" kind: answers each request with twice its number, and fails a negative one.</summary>
+    public static IEnumerable<Event> Doubler(string name, Mailbox<DoubleRequest> inbox)
+    {
+        while (true)
+        {
+            yield return inbox.Recv();
+            var request = inbox.Recv().Value;
+            if (request.Value < 0)
+            {
+                request.Reply.Fail(new ArgumentOutOfRangeException(nameof(inbox), "negative numbers are not doubled"));
+            }
+            else
+            {
+                request.Reply.Reply(request.Value * 2);
+            }
+        }
+    }
 
     /// <summary>A process of the "count" kind: records every message it receives, in order, until it receives -1.</summary>
     private static IEnumerable<Event> Count(string name, Mailbox<long> inbox)

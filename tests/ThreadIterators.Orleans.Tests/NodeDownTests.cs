@@ -22,7 +22,7 @@ public sealed class NodeDownTests(ITestOutputHelper output)
     private static readonly TimeSpan Generous = TimeSpan.FromSeconds(120);
 
     [Fact]
-    public async Task AProcessOnANodeThatIsKilled_ItsMonitorsHearNodeDown_FromOrleansMembership()
+    public async Task AProcessOnANodeThatIsKilled_ItsMonitorsHearNodeDown_AndAsksOfItFail_FromOrleansMembership()
     {
         var clusterId = $"nodedown-{Guid.NewGuid():N}";
         var (primarySilo, primaryGateway, nodeSilo, nodeGateway) = (FreePort(), FreePort(), FreePort(), FreePort());
@@ -52,12 +52,20 @@ public sealed class NodeDownTests(ITestOutputHelper output)
             await LifetimeTests.WaitUntil(() => monitor.HasFired || processes.Node().Monitors.HostOf(monitor) is not null);
             Assert.False(monitor.HasFired, "The monitor fired before the node was killed.");
 
+            // An ask the node's silent process has taken, and will never answer.
+            var silent = processes.Get<SilentRequest>(NodeCluster.Silent);
+            var ask = silent.AskAsync<int>(reply => new SilentRequest(reply), Generous);
+            await LifetimeTests.WaitUntil(() => processes.Node().HasLinkTo(silent.Name) && processes.Node().LinkIsIdle(silent.Name));
+            Assert.False(ask.IsCompleted, "The silent process answered.");
+
             var clock = Stopwatch.StartNew();
             node.Kill(entireProcessTree: true);
             var down = await got.Task.WaitAsync(Generous);
             clock.Stop();
 
             Assert.True(down.Reason == ProcessExitReason.NodeDown, $"{down}");
+            var failed = await Assert.ThrowsAsync<ProcessEndedException>(() => ask.WaitAsync(Generous));
+            Assert.Equal(ProcessExitReason.NodeDown, failed.Reason);
             Assert.Equal(processes.Node().Monitors.HostOf(monitor)!.ToString(), down.Silo);
             output.WriteLine($"node-down heard {clock.ElapsedMilliseconds} ms after the kill (probe timeout 1 s, 2 missed probes)");
         }

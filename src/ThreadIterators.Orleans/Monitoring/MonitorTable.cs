@@ -32,8 +32,6 @@ internal sealed partial class MonitorTable
     private readonly ConcurrentDictionary<Guid, ProcessMonitor> _live = new();
     private readonly HashSet<SiloAddress> _dead = [];
     private readonly object _gate = new();
-    private NodeObserver? _observerObject;
-    private INodeObserver? _observer;
 
     internal MonitorTable(ProcessNode node) => Node = node;
 
@@ -112,7 +110,7 @@ internal sealed partial class MonitorTable
         MonitorReply reply;
         try
         {
-            reply = await Node.Grains.GetGrain<IProcessGrain>(monitor.Name).Monitor(monitor.Id, Observer()).ConfigureAwait(false);
+            reply = await Node.Grains.GetGrain<IProcessGrain>(monitor.Name).Monitor(monitor.Id, Node.Observer).ConfigureAwait(false);
         }
         catch (Exception exception)
         {
@@ -138,22 +136,6 @@ internal sealed partial class MonitorTable
         if (dead)
         {
             monitor.Fire(ProcessExitReason.NodeDown, $"silo {reply.Silo} left the cluster", reply.Silo!.ToString());
-        }
-    }
-
-    /// <summary>Gets this silo's observer reference, made the first time a monitor is set.</summary>
-    private INodeObserver Observer()
-    {
-        lock (_gate)
-        {
-            if (_observer is null)
-            {
-                // The object is kept here: Orleans holds an observer only weakly.
-                _observerObject = new NodeObserver(this);
-                _observer = Node.Grains.CreateObjectReference<INodeObserver>(_observerObject);
-            }
-
-            return _observer;
         }
     }
 

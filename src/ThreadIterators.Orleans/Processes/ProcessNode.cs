@@ -2,6 +2,7 @@ using System;
 using System.Collections.Concurrent;
 using System.Collections.Generic;
 using System.Diagnostics;
+using System.Threading;
 using System.Threading.Tasks;
 using Microsoft.Extensions.Logging;
 using Orleans;
@@ -43,6 +44,10 @@ internal sealed partial class ProcessNode
     private readonly ConcurrentDictionary<string, PendingSpawn> _pending = new(StringComparer.Ordinal);
     private readonly ConcurrentDictionary<string, OutboundLink> _links = new(StringComparer.Ordinal);
     private readonly ConcurrentDictionary<Type, bool> _checkedTypes = new();
+    private readonly ConcurrentDictionary<INodeObserver, OutboundLink> _nodeLinks = new();
+    private readonly object _observerGate = new();
+    private NodeObserver? _observerObject;
+    private INodeObserver? _observer;
 
     public ProcessNode(ThreadIteratorsClusterOptions options, Scheduler scheduler, IGrainFactory grains, Serializer serializer, ILocalSiloDetails silo, ILogger<ProcessNode> logger)
     {
@@ -53,11 +58,33 @@ internal sealed partial class ProcessNode
         _silo = silo;
         Logger = logger;
         Monitors = new MonitorTable(this);
+        Asks = new AskTable(this);
     }
 
     internal Scheduler Scheduler { get; }
 
     internal MonitorTable Monitors { get; }
+
+    internal AskTable Asks { get; }
+
+    /// <summary>Gets this silo's observer reference, made the first time it is needed (a monitor, an ask).</summary>
+    internal INodeObserver Observer
+    {
+        get
+        {
+            lock (_observerGate)
+            {
+                if (_observer is null)
+                {
+                    // The object is kept here: Orleans holds an observer only weakly.
+                    _observerObject = new NodeObserver(this);
+                    _observer = _grains.CreateObjectReference<INodeObserver>(_observerObject);
+                }
+
+                return _observer;
+            }
+        }
+    }
 
     internal SiloAddress SiloAddress => _silo.SiloAddress;
 
@@ -68,7 +95,13 @@ internal sealed partial class ProcessNode
     internal IGrainFactory Grains => _grains;
 
     /// <summary>Sends a message through a handle (the steps are in this type's header).</summary>
-    internal void Send<T>(ProcessRef<T> target, T message)
+    internal void Send<T>(ProcessRef<T> target, T message) => SendBoxed(target, message, boxed: null);
+
+    /// <summary>
+    /// Sends a message, as <see cref="Send{T}"/>; when it goes through a link, as <paramref name="boxed"/> if given, the
+    /// object an ask's request is known by should it come back undeliverable.
+    /// </summary>
+    internal void SendBoxed<T>(ProcessRef<T> target, T message, object? boxed)
     {
         var name = target.Name;
         _links.TryGetValue(name, out var link);
@@ -78,9 +111,38 @@ internal sealed partial class ProcessNode
             return;
         }
 
-        (link ?? _links.GetOrAdd(name, static (name, state) => new OutboundLink(state.Node, name, state.Target), (Node: this, Target: (object)target)))
-            .Enqueue(message);
+        (link ?? _links.GetOrAdd(name, static (name, state) => state.Node.LinkToProcess(name, state.Target), (Node: this, Target: (object)target)))
+            .Enqueue(boxed ?? message);
     }
+
+    /// <summary>
+    /// Sends a notification (an answer to an ask, a monitored process's end) to the silo whose observer is
+    /// <paramref name="observer"/>, in order with everything else this silo sends it: an answer sent before a process
+    /// ended reaches its asker before the monitor's word of that end.
+    /// </summary>
+    internal void Notify(INodeObserver observer, object notification)
+    {
+        // Compared with the reference made already, if any (none made means none given out, so not this silo's): making
+        // one here could be in a grain's turn, where the silo's grain factory may not be used.
+        if (Volatile.Read(ref _observer) is { } own && observer.Equals(own))
+        {
+            // To this silo itself: handed over here, in order, with no call.
+            _observerObject!.Take(notification);
+            return;
+        }
+
+        _nodeLinks.GetOrAdd(observer, static (observer, node) => new OutboundLink(node, $"silo observer {observer}", observer, observer.Deliver), this)
+            .Enqueue(notification);
+    }
+
+    /// <summary>
+    /// Gets a task that completes once everything this silo has sent <paramref name="name"/> so far has been taken or
+    /// refused (its link is idle); at once if there is no link.
+    /// </summary>
+    internal Task WhenSent(string name) => _links.TryGetValue(name, out var link) ? link.WhenIdle() : Task.CompletedTask;
+
+    private OutboundLink LinkToProcess(string name, object target) =>
+        new(this, $"process {name}", target, batch => _grains.GetGrain<IProcessGrain>(name).Deliver(batch));
 
     /// <summary>
     /// Starts the process of an activation of <paramref name="name"/> on this silo: the spawn waiting for it, else one
@@ -107,6 +169,9 @@ internal sealed partial class ProcessNode
         _running[name] = process;
         return (process, ticket);
     }
+
+    /// <summary>Gets whether this silo's link to <paramref name="name"/> has nothing queued or in flight; for tests.</summary>
+    internal bool LinkIsIdle(string name) => !_links.TryGetValue(name, out var link) || link.IsIdle;
 
     /// <summary>Gets whether the spawn of <paramref name="ticket"/> waits on this silo for <paramref name="name"/>.</summary>
     internal bool HasPendingSpawn(string name, Guid ticket) => _pending.TryGetValue(name, out var spawn) && spawn.Ticket == ticket;
@@ -208,11 +273,12 @@ internal sealed partial class ProcessNode
         _checkedTypes.TryAdd(type, true);
     }
 
-    /// <summary>Reports messages no process took, on this silo's scheduler.</summary>
+    /// <summary>Reports messages no process took, on this silo's scheduler; an ask whose request it was fails at once.</summary>
     internal void Undeliverable(object target, IEnumerable<object?> messages)
     {
         foreach (var message in messages)
         {
+            Asks.RequestUndeliverable(message);
             Scheduler.ReportDeadLetter(message, target, DeadLetterReason.Undeliverable);
         }
     }
@@ -222,12 +288,6 @@ internal sealed partial class ProcessNode
 
     /// <inheritdoc/>
     public override string ToString() => $"silo {_silo.SiloAddress}";
-
-    /// <summary>Logs a monitoring silo the end of a process could not be sent to.</summary>
-    internal void MonitorUnreachable(string name, Exception exception) => LogMonitorUnreachable(Logger, name, exception);
-
-    [LoggerMessage(Level = LogLevel.Warning, Message = "A silo monitoring process {Name} could not be told of its end")]
-    private static partial void LogMonitorUnreachable(ILogger logger, string name, Exception exception);
 
     [LoggerMessage(Level = LogLevel.Debug, Message = "The activation of process {Name} could not be told of its end")]
     private static partial void LogTellEndedFailed(ILogger logger, string name, Exception exception);

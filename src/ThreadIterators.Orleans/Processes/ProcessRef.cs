@@ -1,4 +1,6 @@
 using System;
+using System.Threading;
+using System.Threading.Tasks;
 using Microsoft.Extensions.DependencyInjection;
 using Orleans;
 using Orleans.Runtime;
@@ -53,6 +55,42 @@ public sealed class ProcessRef<T> : IEquatable<ProcessRef<T>>, IOnDeserialized
     /// takes another type) is a dead letter on this silo's scheduler, <see cref="DeadLetterReason.Undeliverable"/>.
     /// </remarks>
     public void Send(T message) => Node.Send(this, message);
+
+    /// <summary>
+    /// Asks the process, as Erlang's <c>gen_server:call({Name, Node}, Request, Timeout)</c>: <paramref name="request"/>
+    /// builds the request around the answer's handle; yield the returned event, then read its
+    /// <see cref="AskEvent{T}.Value"/>.
+    /// </summary>
+    /// <typeparam name="TReply">The type of the answer.</typeparam>
+    /// <param name="request">Builds the request message, holding the <see cref="RemoteReplyTo{T}"/> it is given.</param>
+    /// <param name="timeout">How long to wait for the answer.</param>
+    /// <returns>The event to yield.</returns>
+    /// <remarks>
+    /// The wait ends with the answer; with a <see cref="TimeoutException"/> when <paramref name="timeout"/> passes
+    /// (an answer after that is a dead letter, <see cref="DeadLetterReason.LateReply"/>); with a
+    /// <see cref="ProcessEndedException"/> when the process ends, its silo leaves the cluster, or the request cannot be
+    /// delivered; or with a <see cref="RemoteProcessException"/> when the process fails the ask.
+    /// </remarks>
+    /// <exception cref="ArgumentNullException"><paramref name="request"/> is null.</exception>
+    /// <exception cref="InvalidOperationException">Called outside a green thread (async code uses <see cref="AskAsync{TReply}"/>).</exception>
+    public AskEvent<TReply> Ask<TReply>(Func<RemoteReplyTo<TReply>, T> request, TimeSpan timeout)
+    {
+        ArgumentNullException.ThrowIfNull(request);
+        return Node.Asks.Ask(this, request, timeout);
+    }
+
+    /// <summary>Asks the process from async code or an OS thread, as <see cref="Ask{TReply}"/> does from a green thread.</summary>
+    /// <typeparam name="TReply">The type of the answer.</typeparam>
+    /// <param name="request">Builds the request message, holding the <see cref="RemoteReplyTo{T}"/> it is given.</param>
+    /// <param name="timeout">How long to wait for the answer.</param>
+    /// <param name="cancellationToken">Stops the wait.</param>
+    /// <returns>A task with the answer, or faulted as <see cref="Ask{TReply}"/>'s wait ends.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="request"/> is null.</exception>
+    public Task<TReply> AskAsync<TReply>(Func<RemoteReplyTo<TReply>, T> request, TimeSpan timeout, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(request);
+        return Node.Asks.AskAsync(this, request, timeout, cancellationToken);
+    }
 
     /// <summary>
     /// Monitors the process, as Erlang's <c>monitor(process, {Name, Node})</c>: <paramref name="target"/> gets one

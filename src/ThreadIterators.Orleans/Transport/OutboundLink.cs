@@ -8,7 +8,7 @@ using Orleans.Runtime;
 namespace ThreadIterators.Orleans;
 
 /// <summary>
-/// The messages this silo sends one process, carried in order: a queue, and at most one grain call in flight that
+/// The messages this silo sends one destination (a process's grain, or another silo's observer), carried in order: a queue, and at most one grain call in flight that
 /// carries the front of it (steps 2 and 3 of ProcessNode.cs). Any thread enqueues; one flush at a time carries.
 /// </summary>
 /// <remarks>
@@ -27,6 +27,7 @@ internal sealed partial class OutboundLink
     private readonly ProcessNode _node;
     private readonly string _name;
     private readonly object _target;
+    private readonly Func<DeliveryBatch, Task<DeliveryReceipt>> _carry;
     private readonly Guid _id = Guid.NewGuid();
     private readonly object _gate = new();
     private List<object?> _queue = [];
@@ -37,15 +38,37 @@ internal sealed partial class OutboundLink
     /// <summary>Whether a flush runs: set, under the lock, by the send that starts one; cleared by the flush that finds the queue empty.</summary>
     private volatile bool _flushing;
 
-    internal OutboundLink(ProcessNode node, string name, object target)
+    /// <summary>Completed, and dropped, when a flush finds the queue empty; under the lock.</summary>
+    private TaskCompletionSource? _idle;
+
+    /// <param name="node">This silo's node.</param>
+    /// <param name="name">What the log calls the destination.</param>
+    /// <param name="target">What a dead letter names as its mailbox.</param>
+    /// <param name="carry">Makes the grain call that carries a batch.</param>
+    internal OutboundLink(ProcessNode node, string name, object target, Func<DeliveryBatch, Task<DeliveryReceipt>> carry)
     {
         _node = node;
         _name = name;
         _target = target;
+        _carry = carry;
     }
 
     /// <summary>Gets whether nothing is queued or in flight: every message sent through the link has been taken or refused.</summary>
     internal bool IsIdle => !_flushing;
+
+    /// <summary>Gets a task that completes once the link is idle; at once if it is.</summary>
+    internal Task WhenIdle()
+    {
+        lock (_gate)
+        {
+            if (!_flushing)
+            {
+                return Task.CompletedTask;
+            }
+
+            return (_idle ??= new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously)).Task;
+        }
+    }
 
     /// <summary>Queues a message; starts a flush if none runs. Never blocks but for the lock around a list append.</summary>
     internal void Enqueue(object? message)
@@ -75,6 +98,8 @@ internal sealed partial class OutboundLink
                 if (_queue.Count == 0)
                 {
                     _flushing = false;
+                    _idle?.TrySetResult();
+                    _idle = null;
                     return;
                 }
 
@@ -112,7 +137,7 @@ internal sealed partial class OutboundLink
             DeliveryReceipt receipt;
             try
             {
-                receipt = await _node.Grains.GetGrain<IProcessGrain>(_name).Deliver(batch).ConfigureAwait(false);
+                receipt = await _carry(batch).ConfigureAwait(false);
             }
             catch (OrleansMessageRejectionException exception) when (attempt < Attempts)
             {
@@ -174,18 +199,18 @@ internal sealed partial class OutboundLink
     private static bool IsOutcomeUnknown(Exception exception) =>
         exception is TimeoutException or SiloUnavailableException;
 
-    [LoggerMessage(Level = LogLevel.Warning, Message = "A batch to process {Name} failed on attempt {Attempt}, and is tried again")]
+    [LoggerMessage(Level = LogLevel.Warning, Message = "A batch to {Name} failed on attempt {Attempt}, and is tried again")]
     private static partial void LogRetry(ILogger logger, string name, int attempt, Exception exception);
 
-    [LoggerMessage(Level = LogLevel.Error, Message = "{Count} messages to process {Name} could not be carried, and are dead letters")]
+    [LoggerMessage(Level = LogLevel.Error, Message = "{Count} messages to {Name} could not be carried, and are dead letters")]
     private static partial void LogUndeliverable(ILogger logger, int count, string name, Exception exception);
 
-    [LoggerMessage(Level = LogLevel.Warning, Message = "{Count} messages to process {Name} are dead letters: it receives {MessageType}, and they are not of that type")]
+    [LoggerMessage(Level = LogLevel.Warning, Message = "{Count} messages to {Name} are dead letters: it receives {MessageType}, and they are not of that type")]
     private static partial void LogRefused(ILogger logger, int count, string name, string? messageType);
 
-    [LoggerMessage(Level = LogLevel.Warning, Message = "{Count} messages to process {Name} are dead letters: no process holds the name, and no kind of process is registered for it")]
+    [LoggerMessage(Level = LogLevel.Warning, Message = "{Count} messages to {Name} are dead letters: no process holds the name, and no kind of process is registered for it")]
     private static partial void LogNoSuchProcess(ILogger logger, int count, string name);
 
-    [LoggerMessage(Level = LogLevel.Warning, Message = "{Count} messages to process {Name} are dead letters: a retry reached a new incarnation of the process, which may not have had the first attempt")]
+    [LoggerMessage(Level = LogLevel.Warning, Message = "{Count} messages to {Name} are dead letters: a retry reached a new incarnation of the process, which may not have had the first attempt")]
     private static partial void LogLost(ILogger logger, int count, string name);
 }

@@ -179,8 +179,9 @@ internal sealed class ProcessGrain : Grain, IProcessGrain, IProcessActivation
     }
 
     /// <summary>
-    /// Tells the silos that monitor the process of its end (step 2 of MonitorTable.cs), once: one-way calls to their
-    /// observers; a silo that is gone hears of it no other way than by its own membership view, as it must.
+    /// Tells the silos that monitor the process of its end (step 2 of MonitorTable.cs), once, through this silo's
+    /// ordered link to each (after any answer the process sent them); a silo that is gone hears of it no other way than
+    /// by its own membership view, as it must.
     /// </summary>
     private void TellMonitors(LocalProcess process)
     {
@@ -194,14 +195,7 @@ internal sealed class ProcessGrain : Grain, IProcessGrain, IProcessActivation
             : new ProcessExitInfo { Reason = ProcessExitReason.Stopped, Detail = "its grain was deactivated", Silo = _node.SiloAddress.ToString() };
         foreach (var (monitor, watcher) in _monitors)
         {
-            try
-            {
-                _ = watcher.ProcessExited(monitor, exit);
-            }
-            catch (Exception exception)
-            {
-                _node.MonitorUnreachable(process.Name, exception);
-            }
+            _node.Notify(watcher, new MonitorExit { Monitor = monitor, Exit = exit });
         }
 
         _monitors.Clear();
