@@ -2,6 +2,7 @@ using System;
 using System.Collections.Concurrent;
 using System.Collections.Generic;
 using System.Linq;
+using System.Threading;
 using System.Threading.Tasks;
 using Microsoft.Extensions.DependencyInjection;
 using Orleans.TestingHost;
@@ -31,6 +32,9 @@ public sealed class ClusterFixture : IAsyncLifetime
         builder.ConfigureSilo((_, silo) => silo.AddThreadIterators(options =>
         {
             options.Scheduler = new SchedulerOptions { WorkerCount = 2 };
+
+            // The link sweep test sweeps by hand.
+            options.LinkSweepPeriod = Timeout.InfiniteTimeSpan;
             options.AddProcess<long>("count", Count);
             options.AddProcess<DoubleRequest>("double", Doubler);
         }));

@@ -269,6 +269,46 @@ public sealed class DeliveryTests(ClusterFixture fixture)
         Assert.True(fixture.Second.Node().HasLinkTo(asker.Name), "The answers did not cross back through a grain call.");
     }
 
+    [Fact]
+    public void AHandleOfObject_ChecksEachMessagesOwnType_AtItsSend()
+    {
+        var target = fixture.First.Get<object>($"count/{Guid.NewGuid():N}");
+        var error = Assert.Throws<ArgumentException>(() => target.Send(new NotSerializable()));
+        Assert.Contains(nameof(NotSerializable), error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task ALinkIdleForASweep_IsRetired_AndLaterSendsMakeANewOne_InOrder()
+    {
+        var name = $"count/{Guid.NewGuid():N}";
+        var record = ClusterFixture.Counted.GetOrAdd(name, _ => new CountedProcess());
+        var fromFirst = fixture.First.Get<long>(name);
+
+        // Started on the second silo, so the first silo's sends go through a link.
+        fixture.Second.Get<long>(name).Send(0);
+        await LifetimeTests.WaitUntil(() => record.Messages.Count == 1);
+        for (long i = 1; i <= 100; i++)
+        {
+            fromFirst.Send(i);
+        }
+
+        await LifetimeTests.WaitUntil(() => record.Messages.Count == 101 && fixture.First.Node().LinkIsIdle(name));
+        Assert.True(fixture.First.Node().HasLinkTo(name));
+        fixture.First.Node().Sweep();
+        Assert.True(fixture.First.Node().HasLinkTo(name), "A link used since the last sweep was retired.");
+        fixture.First.Node().Sweep();
+        Assert.False(fixture.First.Node().HasLinkTo(name), "A link idle for a whole sweep was kept.");
+
+        for (long i = 101; i <= 200; i++)
+        {
+            fromFirst.Send(i);
+        }
+
+        fromFirst.Send(-1);
+        await record.Ended.Task.WaitAsync(Generous);
+        Assert.Equal(Enumerable.Range(0, 201).Select(i => (long)i), record.Messages.ToArray());
+    }
+
     public sealed class NotSerializable
     {
         public int Value { get; set; }

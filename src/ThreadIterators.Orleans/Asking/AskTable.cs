@@ -88,36 +88,57 @@ internal sealed class AskTable
     internal void ProcessGone(ProcessDown down)
     {
         var name = down.Name;
-        bool rearm;
+        List<PendingAsk> failed = [];
+        ProcessMonitor? fresh = null;
+        var rearm = false;
         lock (_gate)
         {
-            if (!_watches.TryGetValue(name, out var watch) || watch.Monitor != down.Monitor)
+            if (!_watches.TryGetValue(name, out var watch))
             {
                 return;
             }
 
-            watch.Monitor = null;
-            rearm = down.Reason == ProcessExitReason.NoProcess && !watch.Rearmed;
+            if (watch.Monitor == down.Monitor)
+            {
+                watch.Monitor = null;
+            }
+
             if (down.Reason == ProcessExitReason.NoProcess)
             {
+                // Expected when the request itself is to start the process: set the monitor again, once, after the
+                // requests it watched for have been carried. A second "no process" leaves them to their timeouts: the
+                // process may have answered and ended in between.
+                rearm = !watch.Rearmed && watch.Monitor is null;
                 watch.Rearmed = true;
             }
+            else
+            {
+                // Only the asks this monitor watched for: an ask sent after the end goes to the next process.
+                failed = _pending.Values.Where(ask => ask.Process == name && ask.Monitor == down.Monitor).ToList();
+                if (watch.Monitor is null && _pending.Values.Any(ask => ask.Process == name && ask.Monitor != down.Monitor))
+                {
+                    // Asks sent after the end wait for the next process: watched by a monitor of their own.
+                    fresh = watch.Monitor = _node.Monitors.Create(name, _target);
+                    watch.Rearmed = false;
+                    foreach (var ask in _pending.Values.Where(ask => ask.Process == name && ask.Monitor != down.Monitor))
+                    {
+                        ask.Monitor = fresh;
+                    }
+                }
+            }
+        }
+
+        if (fresh is not null)
+        {
+            _node.Monitors.Start(fresh);
         }
 
         if (rearm)
         {
-            _ = RearmAsync(name);
-            return;
+            _ = RearmAsync(name, down.Monitor);
         }
 
-        if (down.Reason == ProcessExitReason.NoProcess)
-        {
-            // Set again after the request was carried, and still no process: it may have answered and ended in between;
-            // the answer, if any, is on its way, and the asks' timeouts bound the rest.
-            return;
-        }
-
-        foreach (var ask in _pending.Values.Where(ask => ask.Process == name).ToList())
+        foreach (var ask in failed)
         {
             if (_pending.TryRemove(ask.Id, out _))
             {
@@ -167,44 +188,78 @@ internal sealed class AskTable
                 continue;
             }
 
-            _pending[ask.Id] = ask;
-            Watch(ask.Process);
-            ask.Send();
-            if (ask.Request is { } request)
+            // Kept, known by its request, and watched before the request goes: an answer, a refusal or the process's
+            // end can come as soon as it has gone.
+            ask.Prepare();
+            ProcessMonitor? monitor;
+            lock (_gate)
             {
-                _byRequest[request] = ask;
+                _pending[ask.Id] = ask;
+                if (ask.Request is { } request)
+                {
+                    _byRequest[request] = ask;
+                }
+
+                monitor = Watch(ask);
             }
 
+            if (monitor is not null)
+            {
+                _node.Monitors.Start(monitor);
+            }
+
+            ask.Send();
             PruneIfDue();
         }
     }
 
-    private void Watch(string name)
+    /// <summary>Counts an ask in its process's watch, and tags it with the watch's monitor; returns a monitor made for it, to start. Under the lock.</summary>
+    private ProcessMonitor? Watch(PendingAsk ask)
     {
-        lock (_gate)
+        if (!_watches.TryGetValue(ask.Process, out var watch))
         {
-            if (!_watches.TryGetValue(name, out var watch))
-            {
-                _watches[name] = watch = new AskWatch();
-            }
-
-            watch.Pending++;
-            if (watch.Monitor is null && !watch.Rearmed)
-            {
-                watch.Monitor = _node.Monitors.Add(name, _target);
-            }
+            _watches[ask.Process] = watch = new AskWatch();
         }
+
+        watch.Pending++;
+        ProcessMonitor? made = null;
+        if (watch.Monitor is null)
+        {
+            // A new ask is a new request: watched afresh, whatever an earlier monitor said.
+            made = watch.Monitor = _node.Monitors.Create(ask.Process, _target);
+            watch.Rearmed = false;
+        }
+
+        ask.Monitor = watch.Monitor;
+        return made;
     }
 
-    private async Task RearmAsync(string name)
+    private async Task RearmAsync(string name, ProcessMonitor old)
     {
-        await _node.WhenSent(name).ConfigureAwait(false);
+        List<Task> carried;
         lock (_gate)
         {
-            if (_watches.TryGetValue(name, out var watch) && watch.Monitor is null && watch.Pending > 0)
+            carried = _pending.Values.Where(ask => ask.Process == name && ask.Monitor == old).Select(ask => ask.WhenCarried()).ToList();
+        }
+
+        await Task.WhenAll(carried).ConfigureAwait(false);
+        ProcessMonitor? fresh = null;
+        lock (_gate)
+        {
+            if (_watches.TryGetValue(name, out var watch) && watch.Pending > 0)
             {
-                watch.Monitor = _node.Monitors.Add(name, _target);
+                // A later ask may have set a monitor meanwhile: the asks the old one watched for join it.
+                var current = watch.Monitor ??= fresh = _node.Monitors.Create(name, _target);
+                foreach (var ask in _pending.Values.Where(ask => ask.Process == name && ask.Monitor == old))
+                {
+                    ask.Monitor = current;
+                }
             }
+        }
+
+        if (fresh is not null)
+        {
+            _node.Monitors.Start(fresh);
         }
     }
 

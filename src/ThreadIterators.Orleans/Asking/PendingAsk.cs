@@ -1,4 +1,5 @@
 using System;
+using System.Threading.Tasks;
 
 namespace ThreadIterators.Orleans;
 
@@ -22,8 +23,20 @@ internal abstract class PendingAsk
     /// <summary>Gets whether the asker still waits: false once it was answered, timed out, or was stopped.</summary>
     internal abstract bool IsWaiting { get; }
 
-    /// <summary>Sends the request to the process (the forwarder, once the ask is armed).</summary>
+    /// <summary>Gets or sets the monitor that watches the process for this ask; under the table's lock.</summary>
+    internal ProcessMonitor? Monitor { get; set; }
+
+    /// <summary>Gets where the request went, once sent: the link and its position in it, to wait until it is carried.</summary>
+    internal (OutboundLink? Link, long Position) Sent { get; private protected set; }
+
+    /// <summary>Boxes the request once (<see cref="Request"/>), before the ask is kept and its request sent.</summary>
+    internal abstract void Prepare();
+
+    /// <summary>Sends the request to the process (the forwarder, once the ask is kept).</summary>
     internal abstract void Send();
+
+    /// <summary>Gets a task that completes once the request has been carried to the process's silo (or given up).</summary>
+    internal Task WhenCarried() => Sent.Link?.WhenCarried(Sent.Position) ?? Task.CompletedTask;
 
     /// <summary>Hands the answer to the asker; false if it had stopped waiting (the answer is then a dead letter).</summary>
     internal abstract bool Answer(AskAnswer answer);

@@ -21,13 +21,10 @@ internal sealed class PendingAsk<TRequest, TReply> : PendingAsk
 
     internal override bool IsWaiting => _asker.IsWaiting;
 
-    internal override void Send()
-    {
-        // Boxed once, here, so that the object in the link is the one the ask is known by.
-        object? boxed = _request;
-        Request = boxed;
-        _node.SendBoxed(_target, _request, boxed);
-    }
+    // Boxed once, here, so that the object in the link is the one the ask is known by.
+    internal override void Prepare() => Request = _request;
+
+    internal override void Send() => Sent = _node.SendBoxed(_target, _request, Request);
 
     internal override bool Answer(AskAnswer answer)
     {

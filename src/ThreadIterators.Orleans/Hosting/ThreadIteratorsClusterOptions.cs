@@ -39,6 +39,9 @@ public sealed class ThreadIteratorsClusterOptions
 
     internal IReadOnlyDictionary<string, ProcessKind> Kinds => _kinds;
 
+    /// <summary>Gets or sets how often idle links are retired (ProcessNode.Sweep); infinite in tests that sweep by hand.</summary>
+    internal TimeSpan LinkSweepPeriod { get; set; } = TimeSpan.FromSeconds(30);
+
     /// <summary>
     /// Registers a kind of process: a message sent to <c>kind/key</c> when no process holds that name starts one,
     /// running <paramref name="body"/> with the name and its inbox, on the silo Orleans places it.

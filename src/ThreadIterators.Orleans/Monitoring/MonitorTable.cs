@@ -43,11 +43,21 @@ internal sealed partial class MonitorTable
     /// <summary>Sets a monitor of <paramref name="name"/> (step 1).</summary>
     internal ProcessMonitor Add(string name, IMessageTarget<ProcessDown> target)
     {
-        var monitor = new ProcessMonitor(this, name, target);
-        _live[monitor.Id] = monitor;
-        _ = SetAsync(monitor);
+        var monitor = Create(name, target);
+        Start(monitor);
         return monitor;
     }
+
+    /// <summary>Makes a monitor and keeps it, without asking the grain yet: for a caller that starts it outside its own lock.</summary>
+    internal ProcessMonitor Create(string name, IMessageTarget<ProcessDown> target)
+    {
+        var monitor = new ProcessMonitor(this, name, target);
+        _live[monitor.Id] = monitor;
+        return monitor;
+    }
+
+    /// <summary>Asks the grain to watch for a monitor made by <see cref="Create"/>; its answer may fire the monitor at once.</summary>
+    internal void Start(ProcessMonitor monitor) => _ = SetAsync(monitor);
 
     /// <summary>A process's grain says the process a monitor watches has ended (step 2).</summary>
     internal void Exited(Guid monitor, ProcessExitInfo exit)
@@ -90,10 +100,27 @@ internal sealed partial class MonitorTable
 
     internal void Fired(ProcessMonitor monitor) => _live.TryRemove(monitor.Id, out _);
 
-    /// <summary>A monitor was taken back (step 4).</summary>
+    /// <summary>
+    /// A monitor was taken back (step 4): the grain is told once its answer to the monitor has come, so that the
+    /// forgetting never reaches it before the watching.
+    /// </summary>
     internal void Removed(ProcessMonitor monitor)
     {
         _live.TryRemove(monitor.Id, out _);
+        bool answered;
+        lock (_gate)
+        {
+            answered = monitor.Answered;
+        }
+
+        if (answered)
+        {
+            Demonitor(monitor);
+        }
+    }
+
+    private void Demonitor(ProcessMonitor monitor)
+    {
         try
         {
             _ = Node.Grains.GetGrain<IProcessGrain>(monitor.Name).Demonitor(monitor.Id);
@@ -108,15 +135,38 @@ internal sealed partial class MonitorTable
     private async Task SetAsync(ProcessMonitor monitor)
     {
         MonitorReply reply;
-        try
+        for (var attempt = 1; ; attempt++)
         {
-            reply = await Node.Grains.GetGrain<IProcessGrain>(monitor.Name).Monitor(monitor.Id, Node.Observer).ConfigureAwait(false);
+            try
+            {
+                reply = await Node.Grains.GetGrain<IProcessGrain>(monitor.Name).Monitor(monitor.Id, Node.Observer).ConfigureAwait(false);
+                break;
+            }
+            catch (OrleansMessageRejectionException) when (attempt < 10)
+            {
+                // The activation it reached was going away: asked again, of wherever the name is now.
+                await Task.Delay(TimeSpan.FromMilliseconds(50 * attempt)).ConfigureAwait(false);
+            }
+            catch (Exception exception)
+            {
+                // The grain could not be reached: nothing can be known of the process, as when its node is down.
+                LogMonitorFailed(Node.Logger, monitor.Name, exception);
+                monitor.Fire(ProcessExitReason.NodeDown, $"its grain could not be reached: {exception.Message}", silo: null);
+                return;
+            }
         }
-        catch (Exception exception)
+
+        bool removed;
+        lock (_gate)
         {
-            // The grain could not be reached: nothing can be known of the process, as when its node is down.
-            LogMonitorFailed(Node.Logger, monitor.Name, exception);
-            monitor.Fire(ProcessExitReason.NodeDown, $"its grain could not be reached: {exception.Message}", silo: null);
+            monitor.Answered = true;
+            removed = monitor.IsRemoved;
+        }
+
+        if (removed)
+        {
+            // Taken back while the grain was being asked: told now, after its answer.
+            Demonitor(monitor);
             return;
         }
 

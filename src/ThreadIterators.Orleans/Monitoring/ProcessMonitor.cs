@@ -30,6 +30,12 @@ public sealed class ProcessMonitor
 
     internal Guid Id { get; }
 
+    /// <summary>Gets or sets whether the grain has answered the monitor; under the table's lock.</summary>
+    internal bool Answered { get; set; }
+
+    /// <summary>Gets whether it was taken back.</summary>
+    internal bool IsRemoved => System.Threading.Volatile.Read(ref _state) == Removed;
+
     /// <summary>Gets or sets the silo the process runs on, once the process's grain has answered the monitor.</summary>
     internal SiloAddress? Host { get; set; }
 

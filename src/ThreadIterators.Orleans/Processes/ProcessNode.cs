@@ -21,7 +21,7 @@ namespace ThreadIterators.Orleans;
 /// <item><b>Local.</b> If the process runs on this silo and the link to it has nothing queued or in flight, the
 /// message goes straight into its inbox (<see cref="Send{T}"/>): in-process cost, and no earlier send from here can
 /// still be behind it.</item>
-/// <item><b>Queue.</b> Otherwise it joins the link's queue (<see cref="OutboundLink.Enqueue"/>), numbered.</item>
+/// <item><b>Queue.</b> Otherwise it joins the link's queue (<see cref="OutboundLink.TryEnqueue"/>), numbered.</item>
 /// <item><b>Carry.</b> The link carries its queue in one grain call at a time, in batches (<see cref="OutboundLink"/>):
 /// one call in flight per link is what keeps a sender's messages in order over Orleans, which does not order calls
 /// that are not awaited.</item>
@@ -31,7 +31,7 @@ namespace ThreadIterators.Orleans;
 /// <see cref="DeadLetterReason.Undeliverable"/>.</item>
 /// </list>
 /// </remarks>
-internal sealed partial class ProcessNode
+internal sealed partial class ProcessNode : IDisposable
 {
     private static readonly TimeSpan ClaimPatience = TimeSpan.FromSeconds(10);
     private static readonly TimeSpan ClaimRetryDelay = TimeSpan.FromMilliseconds(10);
@@ -46,6 +46,8 @@ internal sealed partial class ProcessNode
     private readonly ConcurrentDictionary<Type, bool> _checkedTypes = new();
     private readonly ConcurrentDictionary<INodeObserver, OutboundLink> _nodeLinks = new();
     private readonly object _observerGate = new();
+    private readonly Timer _sweep;
+    private bool _stopping;
     private NodeObserver? _observerObject;
     private INodeObserver? _observer;
 
@@ -59,6 +61,7 @@ internal sealed partial class ProcessNode
         Logger = logger;
         Monitors = new MonitorTable(this);
         Asks = new AskTable(this);
+        _sweep = new Timer(static node => ((ProcessNode)node!).Sweep(), this, options.LinkSweepPeriod, options.LinkSweepPeriod);
     }
 
     internal Scheduler Scheduler { get; }
@@ -101,18 +104,36 @@ internal sealed partial class ProcessNode
     /// Sends a message, as <see cref="Send{T}"/>; when it goes through a link, as <paramref name="boxed"/> if given, the
     /// object an ask's request is known by should it come back undeliverable.
     /// </summary>
-    internal void SendBoxed<T>(ProcessRef<T> target, T message, object? boxed)
+    /// <returns>Where the message went, to wait until it is carried: the link and its position; no link if it went straight into a local inbox.</returns>
+    internal (OutboundLink? Link, long Position) SendBoxed<T>(ProcessRef<T> target, T message, object? boxed)
     {
+        if ((typeof(T).IsAbstract || typeof(T) == typeof(object)) && message is not null)
+        {
+            // A handle of an open type checks each message's own type, so that one unserializable message fails at its
+            // send, naming its type, not in a batch with a thousand others.
+            CheckMessageType(message.GetType());
+        }
+
         var name = target.Name;
         _links.TryGetValue(name, out var link);
         if (_running.TryGetValue(name, out var local) && local is LocalProcess<T> process && (link is null || link.IsIdle))
         {
             process.Inbox.Send(message);
-            return;
+            return (null, 0);
         }
 
-        (link ?? _links.GetOrAdd(name, static (name, state) => state.Node.LinkToProcess(name, state.Target), (Node: this, Target: (object)target)))
-            .Enqueue(boxed ?? message);
+        while (true)
+        {
+            link ??= _links.GetOrAdd(name, static (name, state) => state.Node.LinkToProcess(name, state.Target), (Node: this, Target: (object)target));
+            if (link.TryEnqueue(boxed ?? message, out var position))
+            {
+                return (link, position);
+            }
+
+            // Retired by the sweep as this send found it: the next lookup finds its successor, or makes it.
+            _links.TryRemove(new KeyValuePair<string, OutboundLink>(name, link));
+            link = null;
+        }
     }
 
     /// <summary>
@@ -131,15 +152,44 @@ internal sealed partial class ProcessNode
             return;
         }
 
-        _nodeLinks.GetOrAdd(observer, static (observer, node) => new OutboundLink(node, $"silo observer {observer}", observer, observer.Deliver), this)
-            .Enqueue(notification);
+        while (true)
+        {
+            var link = _nodeLinks.GetOrAdd(observer, static (observer, node) => new OutboundLink(node, $"silo observer {observer}", observer, observer.Deliver), this);
+            if (link.TryEnqueue(notification, out _))
+            {
+                return;
+            }
+
+            _nodeLinks.TryRemove(new KeyValuePair<INodeObserver, OutboundLink>(observer, link));
+        }
     }
 
     /// <summary>
-    /// Gets a task that completes once everything this silo has sent <paramref name="name"/> so far has been taken or
-    /// refused (its link is idle); at once if there is no link.
+    /// Retires the links idle since the last sweep, and drops them: one link per destination ever sent to would
+    /// otherwise be kept for the silo's life. Every <see cref="ThreadIteratorsClusterOptions.LinkSweepPeriod"/> (30 s),
+    /// on a timer: a link idle for a whole period goes.
     /// </summary>
-    internal Task WhenSent(string name) => _links.TryGetValue(name, out var link) ? link.WhenIdle() : Task.CompletedTask;
+    internal void Sweep()
+    {
+        foreach (var (name, link) in _links)
+        {
+            if (link.TryRetire())
+            {
+                _links.TryRemove(new KeyValuePair<string, OutboundLink>(name, link));
+            }
+        }
+
+        foreach (var (observer, link) in _nodeLinks)
+        {
+            if (link.TryRetire())
+            {
+                _nodeLinks.TryRemove(new KeyValuePair<INodeObserver, OutboundLink>(observer, link));
+            }
+        }
+    }
+
+    /// <summary>Gets whether the silo is stopping: an activation then starts no process, and has its batches sent again elsewhere.</summary>
+    internal bool IsStopping => Volatile.Read(ref _stopping);
 
     private OutboundLink LinkToProcess(string name, object target) =>
         new(this, $"process {name}", target, batch => _grains.GetGrain<IProcessGrain>(name).Deliver(batch));
@@ -167,8 +217,18 @@ internal sealed partial class ProcessNode
         }
 
         _running[name] = process;
+        if (process.Ended.IsCompleted)
+        {
+            // It ended before it was listed (a body that returned or threw at its first step, on another worker): its
+            // own removal found nothing to remove, so it is removed here, and sends go to its grain again.
+            _running.TryRemove(new KeyValuePair<string, LocalProcess>(name, process));
+        }
+
         return (process, ticket);
     }
+
+    /// <summary>Gets how many links to processes this silo keeps; for tests.</summary>
+    internal int LinkCount => _links.Count;
 
     /// <summary>Gets whether this silo's link to <paramref name="name"/> has nothing queued or in flight; for tests.</summary>
     internal bool LinkIsIdle(string name) => !_links.TryGetValue(name, out var link) || link.IsIdle;
@@ -283,13 +343,21 @@ internal sealed partial class ProcessNode
         }
     }
 
-    /// <summary>The silo is stopping; nothing to do yet but note it for the log.</summary>
-    internal void Stopping() => LogStopping(Logger, _running.Count, _silo.SiloAddress);
+    /// <summary>Stops the sweep; the container disposes the node with the silo.</summary>
+    public void Dispose() => _sweep.Dispose();
+
+    /// <summary>The silo is stopping: its activations start no more processes, and its links are swept no more.</summary>
+    internal void Stopping()
+    {
+        Volatile.Write(ref _stopping, true);
+        _sweep.Dispose();
+        LogStopping(Logger, _running.Count, _silo.SiloAddress);
+    }
 
     /// <inheritdoc/>
     public override string ToString() => $"silo {_silo.SiloAddress}";
 
-    [LoggerMessage(Level = LogLevel.Debug, Message = "The activation of process {Name} could not be told of its end")]
+    [LoggerMessage(Level = LogLevel.Warning, Message = "The activation of process {Name} could not be told of its end; its monitors hear of it when the activation goes or the name starts again")]
     private static partial void LogTellEndedFailed(ILogger logger, string name, Exception exception);
 
     [LoggerMessage(Level = LogLevel.Information, Message = "Stopping the {Count} processes of silo {Silo}: their threads are stopped and their finally blocks run")]

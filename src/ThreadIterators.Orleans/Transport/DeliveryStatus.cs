@@ -14,4 +14,7 @@ internal enum DeliveryStatus
     /// taken twice.
     /// </summary>
     Lost,
+
+    /// <summary>The activation is going away (its silo stops) and took nothing: send the batch again, unchanged.</summary>
+    Retry,
 }

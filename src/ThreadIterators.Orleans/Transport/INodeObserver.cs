@@ -1,6 +1,7 @@
 using System;
 using System.Threading.Tasks;
 using Orleans;
+using Orleans.Concurrency;
 
 namespace ThreadIterators.Orleans;
 
@@ -16,5 +17,6 @@ internal interface INodeObserver : IGrainObserver
     /// that silo sent them, each once: the same batches, numbers and receipts as a process's grain takes.
     /// </summary>
     [Alias("Deliver")]
+    [ResponseTimeout("00:00:10")]
     Task<DeliveryReceipt> Deliver(DeliveryBatch batch);
 }

@@ -15,6 +15,7 @@ internal interface IProcessGrain : IGrainWithStringKey
 {
     /// <summary>Puts a batch of messages into the process's inbox, starting the process first if its kind is registered.</summary>
     [Alias("Deliver")]
+    [ResponseTimeout("00:00:10")]
     Task<DeliveryReceipt> Deliver(DeliveryBatch batch);
 
     /// <summary>

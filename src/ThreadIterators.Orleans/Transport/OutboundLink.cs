@@ -28,6 +28,9 @@ internal sealed partial class OutboundLink
     private readonly string _name;
     private readonly object _target;
     private readonly Func<DeliveryBatch, Task<DeliveryReceipt>> _carry;
+
+    /// <summary>Gets what the log calls the destination; the node's key for a process's link.</summary>
+    internal string Name => _name;
     private readonly Guid _id = Guid.NewGuid();
     private readonly object _gate = new();
     private List<object?> _queue = [];
@@ -38,8 +41,19 @@ internal sealed partial class OutboundLink
     /// <summary>Whether a flush runs: set, under the lock, by the send that starts one; cleared by the flush that finds the queue empty.</summary>
     private volatile bool _flushing;
 
-    /// <summary>Completed, and dropped, when a flush finds the queue empty; under the lock.</summary>
-    private TaskCompletionSource? _idle;
+    /// <summary>How many messages have been queued, and carried; under the lock. A message's position is its count.</summary>
+    private long _enqueued;
+    private long _carried;
+
+    /// <summary>Who waits for a position to be carried (<see cref="WhenCarried"/>); under the lock.</summary>
+    private List<(long Position, TaskCompletionSource Waiter)>? _waiters;
+
+    /// <summary>Whether a message was queued since the last sweep; and whether the link is retired. Under the lock.</summary>
+    private bool _usedInSweep;
+    private bool _retired;
+
+    /// <summary>The largest list kept for the next batch; a larger one, from a burst, is let go.</summary>
+    private const int SpareCapacity = 4096;
 
     /// <param name="node">This silo's node.</param>
     /// <param name="name">What the log calls the destination.</param>
@@ -56,27 +70,25 @@ internal sealed partial class OutboundLink
     /// <summary>Gets whether nothing is queued or in flight: every message sent through the link has been taken or refused.</summary>
     internal bool IsIdle => !_flushing;
 
-    /// <summary>Gets a task that completes once the link is idle; at once if it is.</summary>
-    internal Task WhenIdle()
-    {
-        lock (_gate)
-        {
-            if (!_flushing)
-            {
-                return Task.CompletedTask;
-            }
-
-            return (_idle ??= new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously)).Task;
-        }
-    }
-
-    /// <summary>Queues a message; starts a flush if none runs. Never blocks but for the lock around a list append.</summary>
-    internal void Enqueue(object? message)
+    /// <summary>
+    /// Queues a message, numbered by its place in the link (<paramref name="position"/>); starts a flush if none runs.
+    /// Never blocks but for the lock around a list append. False if the link has been retired (idle, and dropped from
+    /// its node): the caller takes the node's new link for the destination.
+    /// </summary>
+    internal bool TryEnqueue(object? message, out long position)
     {
         bool start;
         lock (_gate)
         {
+            if (_retired)
+            {
+                position = 0;
+                return false;
+            }
+
             _queue.Add(message);
+            position = ++_enqueued;
+            _usedInSweep = true;
             start = !_flushing;
             _flushing = true;
         }
@@ -84,6 +96,47 @@ internal sealed partial class OutboundLink
         if (start)
         {
             ThreadPool.UnsafeQueueUserWorkItem(static link => _ = link.FlushAsync(), this, preferLocal: false);
+        }
+
+        return true;
+    }
+
+    /// <summary>
+    /// Gets a task that completes once the message at <paramref name="position"/> has been carried: taken, refused,
+    /// or given up as a dead letter.
+    /// </summary>
+    internal Task WhenCarried(long position)
+    {
+        lock (_gate)
+        {
+            if (_carried >= position)
+            {
+                return Task.CompletedTask;
+            }
+
+            var waiter = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+            (_waiters ??= []).Add((position, waiter));
+            return waiter.Task;
+        }
+    }
+
+    /// <summary>
+    /// Retires the link if it has been idle since the last sweep (nothing queued or sent through it in between): it
+    /// takes no more messages, and the node drops it. A later send to the destination makes a new link, numbered
+    /// afresh: everything sent through this one has been carried, so nothing can overtake it.
+    /// </summary>
+    internal bool TryRetire()
+    {
+        lock (_gate)
+        {
+            if (_flushing || _usedInSweep)
+            {
+                _usedInSweep = false;
+                return false;
+            }
+
+            _retired = true;
+            return true;
         }
     }
 
@@ -98,8 +151,6 @@ internal sealed partial class OutboundLink
                 if (_queue.Count == 0)
                 {
                     _flushing = false;
-                    _idle?.TrySetResult();
-                    _idle = null;
                     return;
                 }
 
@@ -114,14 +165,37 @@ internal sealed partial class OutboundLink
             {
                 var count = Math.Min(_node.MaxBatchSize, taken.Count - offset);
                 await CarryAsync(first + offset, taken.GetRange(offset, count).ToArray()).ConfigureAwait(false);
+                Carried(count);
             }
 
             taken.Clear();
+            if (taken.Capacity > SpareCapacity)
+            {
+                // A burst's list is not kept: the next spare starts small.
+                taken = [];
+            }
+
             lock (_gate)
             {
                 _spare = taken;
             }
         }
+    }
+
+    private void Carried(int count)
+    {
+        List<(long Position, TaskCompletionSource Waiter)>? done = null;
+        lock (_gate)
+        {
+            _carried += count;
+            if (_waiters is { Count: > 0 } waiters)
+            {
+                done = waiters.FindAll(w => w.Position <= _carried);
+                waiters.RemoveAll(w => w.Position <= _carried);
+            }
+        }
+
+        done?.ForEach(w => w.Waiter.TrySetResult());
     }
 
     /// <summary>
@@ -158,6 +232,13 @@ internal sealed partial class OutboundLink
                 LogUndeliverable(_node.Logger, messages.Length, _name, exception);
                 _node.Undeliverable(_target, messages);
                 return;
+            }
+
+            if (receipt.Status == DeliveryStatus.Retry && attempt < Attempts)
+            {
+                // The activation is going away with its silo: sent again, unchanged, to wherever the name goes next.
+                await Task.Delay(RetryDelay * attempt).ConfigureAwait(false);
+                continue;
             }
 
             Received(receipt, messages);

@@ -51,6 +51,13 @@ internal sealed class ProcessGrain : Grain, IProcessGrain, IProcessActivation
 
     public Task<DeliveryReceipt> Deliver(DeliveryBatch batch)
     {
+        if ((_process is null || _process.Ended.IsCompleted) && _node.IsStopping)
+        {
+            // The silo stops: no process starts here; the sender sends the batch again, to where the name goes next.
+            DeactivateOnIdle();
+            return Task.FromResult(new DeliveryReceipt { Status = DeliveryStatus.Retry });
+        }
+
         if ((_process is null || _process.Ended.IsCompleted) && !StartIncarnation())
         {
             // No process, and none to start: the name is no process's, and the activation need not stay.
@@ -89,7 +96,19 @@ internal sealed class ProcessGrain : Grain, IProcessGrain, IProcessActivation
 
     public Task<ClaimOutcome> Claim(Guid ticket, SiloAddress spawner)
     {
+        if (_process is not null && _ticket == ticket)
+        {
+            // This spawn's own process, started by a batch that came first; it may have ended already.
+            return Task.FromResult(ClaimOutcome.Claimed);
+        }
+
         var free = _process is null or { Ended.IsCompleted: true };
+        if (free && _node.IsStopping)
+        {
+            DeactivateOnIdle();
+            return Task.FromResult(ClaimOutcome.Moving);
+        }
+
         if (free && _node.HasPendingSpawn(this.GetPrimaryKeyString(), ticket))
         {
             // The spawn is this silo's, and the name is free here (a new activation, or its last process ended).
@@ -204,7 +223,18 @@ internal sealed class ProcessGrain : Grain, IProcessGrain, IProcessActivation
     /// <summary>Starts a process for the name, from the spawn waiting on this silo or the name's kind; false if neither.</summary>
     private bool StartIncarnation()
     {
-        var (process, ticket) = _node.Start(this.GetPrimaryKeyString(), this);
+        LocalProcess? process;
+        Guid ticket;
+        try
+        {
+            (process, ticket) = _node.Start(this.GetPrimaryKeyString(), this);
+        }
+        catch (ObjectDisposedException) when (_node.IsStopping)
+        {
+            // The silo's scheduler was disposed as this activation started a process: the silo is going.
+            return false;
+        }
+
         if (process is null)
         {
             return false;
