@@ -54,13 +54,16 @@ public sealed class MonitorTests(ClusterFixture fixture)
     }
 
     [Fact]
-    public async Task AProcessOnASiloThatStops_IsStopped_AndItsMonitorSaysSo()
+    public async Task AProcessOnASiloThatStops_IsStopped_AndItsMonitorHearsOfIt()
     {
         var silo = await fixture.Cluster.StartAdditionalSiloAsync();
         var processes = silo.ServiceProvider.GetRequiredService<ClusterProcesses>();
         var process = await processes.SpawnAsync<int>($"mortal/{Guid.NewGuid():N}", EndsAsTold);
         var down = await MonitorFromFirst(process.Name, () => _ = fixture.Cluster.StopSiloAsync(silo));
-        Assert.Equal(ProcessExitReason.Stopped, down.Reason);
+
+        // The stopping silo tells its monitors the process was stopped; but the cluster may declare it dead first, as
+        // it leaves, and then the monitor hears that: both say the process is gone with its silo.
+        Assert.True(down.Reason is ProcessExitReason.Stopped or ProcessExitReason.NodeDown, $"{down}");
     }
 
     /// <summary>A process that ends when told: 0 returns, anything else throws.</summary>

@@ -1,0 +1,17 @@
+using System.Threading.Tasks;
+using Orleans;
+
+namespace ThreadIterators.Cluster.Benchmarks;
+
+/// <summary>The raw Orleans peer: a grain on the second node, called from the first.</summary>
+[Alias("ThreadIterators.Cluster.Benchmarks.IEchoGrain")]
+public interface IEchoGrain : IGrainWithStringKey
+{
+    /// <summary>Answers <paramref name="seq"/>: one round trip.</summary>
+    [Alias("Ping")]
+    Task<long> Ping(long seq);
+
+    /// <summary>Takes one message of a stream, counted.</summary>
+    [Alias("Push")]
+    Task Push(long seq);
+}
