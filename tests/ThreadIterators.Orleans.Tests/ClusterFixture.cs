@@ -5,6 +5,8 @@ using System.Linq;
 using System.Threading;
 using System.Threading.Tasks;
 using Microsoft.Extensions.DependencyInjection;
+using Orleans.Configuration;
+using Orleans.Hosting;
 using Orleans.TestingHost;
 
 namespace ThreadIterators.Orleans.Tests;
@@ -18,6 +20,9 @@ public sealed class ClusterFixture : IAsyncLifetime
     /// <summary>What the processes of the "count" kind saw: per name, the silo's scheduler and the messages, in order.</summary>
     public static ConcurrentDictionary<string, CountedProcess> Counted { get; } = new();
 
+    /// <summary>The largest message body the cluster carries: small, so that a test can send one too large.</summary>
+    public const int MaxMessageBytes = 1_000_000;
+
     public InProcessTestCluster Cluster { get; private set; } = null!;
 
     public ClusterProcesses First => Processes(0);
@@ -29,7 +34,7 @@ public sealed class ClusterFixture : IAsyncLifetime
     public async Task InitializeAsync()
     {
         var builder = new InProcessTestClusterBuilder(2);
-        builder.ConfigureSilo((_, silo) => silo.AddThreadIterators(options =>
+        builder.ConfigureSilo((_, silo) => silo.Configure<SiloMessagingOptions>(messaging => messaging.MaxMessageBodySize = MaxMessageBytes).AddThreadIterators(options =>
         {
             options.Scheduler = new SchedulerOptions { WorkerCount = 2 };
 

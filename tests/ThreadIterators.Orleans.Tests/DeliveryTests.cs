@@ -309,6 +309,62 @@ public sealed class DeliveryTests(ClusterFixture fixture)
         Assert.Equal(Enumerable.Range(0, 201).Select(i => (long)i), record.Messages.ToArray());
     }
 
+    [Fact]
+    public async Task AMessageTooLargeForTheCluster_IsADeadLetter_AndOnlyIt_TheOthersInItsBatchArriveInOrder()
+    {
+        var name = $"words/{Guid.NewGuid():N}";
+        var received = new ConcurrentQueue<string>();
+        var done = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        IEnumerable<Event> Words(Mailbox<string> inbox)
+        {
+            while (true)
+            {
+                yield return inbox.Recv();
+                var word = inbox.Recv().Value;
+                if (word == "end")
+                {
+                    done.TrySetResult();
+                    yield break;
+                }
+
+                received.Enqueue(word);
+            }
+        }
+
+        var process = await fixture.Second.SpawnAsync<string>(name, Words);
+        var huge = new string('x', ClusterFixture.MaxMessageBytes * 2);
+        var letters = new ConcurrentQueue<DeadLetterEventArgs>();
+        void OnDeadLetter(object? sender, DeadLetterEventArgs args)
+        {
+            if (args.Mailbox is ProcessRef<string> target && target.Name == name)
+            {
+                letters.Enqueue(args);
+            }
+        }
+
+        fixture.First.Scheduler.DeadLetter += OnDeadLetter;
+        try
+        {
+            var target = fixture.First.Get<string>(name);
+            for (var i = 0; i < 50; i++)
+            {
+                target.Send(i == 25 ? huge : $"w{i}");
+            }
+
+            target.Send("end");
+            await done.Task.WaitAsync(Generous);
+        }
+        finally
+        {
+            fixture.First.Scheduler.DeadLetter -= OnDeadLetter;
+        }
+
+        Assert.Equal(Enumerable.Range(0, 50).Where(i => i != 25).Select(i => $"w{i}"), received.ToArray());
+        var letter = Assert.Single(letters);
+        Assert.Same(huge, letter.Message);
+        Assert.Equal(DeadLetterReason.Undeliverable, letter.Reason);
+    }
+
     public sealed class NotSerializable
     {
         public int Value { get; set; }

@@ -5,7 +5,9 @@ using System.Diagnostics;
 using System.Threading;
 using System.Threading.Tasks;
 using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Options;
 using Orleans;
+using Orleans.Configuration;
 using Orleans.Runtime;
 using Orleans.Serialization;
 
@@ -51,8 +53,9 @@ internal sealed partial class ProcessNode : IDisposable
     private NodeObserver? _observerObject;
     private INodeObserver? _observer;
 
-    public ProcessNode(ThreadIteratorsClusterOptions options, Scheduler scheduler, IGrainFactory grains, Serializer serializer, ILocalSiloDetails silo, ILogger<ProcessNode> logger)
+    public ProcessNode(ThreadIteratorsClusterOptions options, Scheduler scheduler, IGrainFactory grains, Serializer serializer, ILocalSiloDetails silo, ILogger<ProcessNode> logger, IOptions<SiloMessagingOptions> messaging)
     {
+        MaxMessageBodySize = messaging.Value.MaxMessageBodySize;
         _options = options;
         Scheduler = scheduler;
         _grains = grains;
@@ -94,6 +97,35 @@ internal sealed partial class ProcessNode : IDisposable
     internal ILogger Logger { get; }
 
     internal int MaxBatchSize => _options.MaxBatchSize;
+
+    /// <summary>Gets the largest message body the cluster carries (Orleans' MessagingOptions.MaxMessageBodySize).</summary>
+    internal int MaxMessageBodySize { get; }
+
+    /// <summary>
+    /// Gets the indexes of the messages that are larger, serialized, than the cluster carries: each is serialized here
+    /// to know, so only after a batch's call has failed.
+    /// </summary>
+    internal List<int> Oversized(object?[] messages)
+    {
+        var found = new List<int>();
+        for (var i = 0; i < messages.Length; i++)
+        {
+            try
+            {
+                if (_serializer.SerializeToArray(messages[i]).Length > MaxMessageBodySize)
+                {
+                    found.Add(i);
+                }
+            }
+            catch (Exception exception) when (exception is not OutOfMemoryException)
+            {
+                // Not serializable at all: as undeliverable as one too large.
+                found.Add(i);
+            }
+        }
+
+        return found;
+    }
 
     internal IGrainFactory Grains => _grains;
 

@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Generic;
+using System.Linq;
 using System.Threading;
 using System.Threading.Tasks;
 using Microsoft.Extensions.Logging;
@@ -213,7 +214,7 @@ internal sealed partial class OutboundLink
             {
                 receipt = await _carry(batch).ConfigureAwait(false);
             }
-            catch (OrleansMessageRejectionException exception) when (attempt < Attempts)
+            catch (OrleansMessageRejectionException exception) when (!IsOutcomeUnknown(exception) && attempt < Attempts)
             {
                 LogRetry(_node.Logger, _name, attempt, exception);
                 await Task.Delay(RetryDelay * attempt).ConfigureAwait(false);
@@ -222,10 +223,27 @@ internal sealed partial class OutboundLink
             catch (Exception exception) when (IsOutcomeUnknown(exception) && attempt < Attempts)
             {
                 LogRetry(_node.Logger, _name, attempt, exception);
+                if (attempt == 1 && _node.Oversized(messages) is { Count: > 0 } oversized)
+                {
+                    // Orleans refuses a message larger than the cluster's limit (the call fails as if the silo were
+                    // unavailable): those are dead letters now, and the runs between them are carried again.
+                    await CarryAroundAsync(firstSequence, messages, oversized).ConfigureAwait(false);
+                    return;
+                }
+
                 batch.IsRetry = true;
                 batch.RetryOf = _incarnation;
                 await Task.Delay(RetryDelay * attempt).ConfigureAwait(false);
                 continue;
+            }
+            catch (Exception exception) when (messages.Length > 1 && !IsOutcomeUnknown(exception) && !batch.IsRetry)
+            {
+                // Refused before it went (a message Orleans cannot serialize, or one too large): the batch is split, and
+                // each half carried with its own numbers, so that only the culprit becomes a dead letter.
+                var half = messages.Length / 2;
+                await CarryAsync(firstSequence, messages[..half]).ConfigureAwait(false);
+                await CarryAsync(firstSequence + half, messages[half..]).ConfigureAwait(false);
+                return;
             }
             catch (Exception exception)
             {
@@ -243,6 +261,27 @@ internal sealed partial class OutboundLink
 
             Received(receipt, messages);
             return;
+        }
+    }
+
+    /// <summary>
+    /// Dead-letters the messages at <paramref name="oversized"/>, and carries the runs between them again, with their
+    /// own numbers: a call carrying a message over the cluster's limit reaches no activation (Orleans refuses the whole
+    /// message), so the runs are sent as new, not as retries that a receiver could not place.
+    /// </summary>
+    private async Task CarryAroundAsync(long firstSequence, object?[] messages, List<int> oversized)
+    {
+        LogOversized(_node.Logger, oversized.Count, _name, _node.MaxMessageBodySize);
+        _node.Undeliverable(_target, oversized.Select(i => messages[i]));
+        var start = 0;
+        foreach (var index in oversized.Append(messages.Length))
+        {
+            if (index > start)
+            {
+                await CarryAsync(firstSequence + start, messages[start..index]).ConfigureAwait(false);
+            }
+
+            start = index + 1;
         }
     }
 
@@ -276,9 +315,16 @@ internal sealed partial class OutboundLink
         }
     }
 
-    /// <summary>Whether a failed call may or may not have been delivered: worth a retry, which the receiver deduplicates.</summary>
+    /// <summary>
+    /// Whether a failed call may or may not have been delivered: worth a retry, which the receiver deduplicates. A silo
+    /// found unavailable is one (Orleans reports it as a rejection, but the connection may have failed after the call
+    /// went); a plain rejection is not: it reached no activation.
+    /// </summary>
     private static bool IsOutcomeUnknown(Exception exception) =>
         exception is TimeoutException or SiloUnavailableException;
+
+    [LoggerMessage(Level = LogLevel.Error, Message = "{Count} messages to {Name} are dead letters: each is larger, serialized, than the cluster carries ({Limit} bytes, MessagingOptions.MaxMessageBodySize)")]
+    private static partial void LogOversized(ILogger logger, int count, string name, int limit);
 
     [LoggerMessage(Level = LogLevel.Warning, Message = "A batch to {Name} failed on attempt {Attempt}, and is tried again")]
     private static partial void LogRetry(ILogger logger, string name, int attempt, Exception exception);

@@ -78,7 +78,19 @@ internal sealed class ProcessGrain : Grain, IProcessGrain, IProcessActivation
         List<int>? refused = null;
         for (var i = skip; i < messages.Length; i++)
         {
-            if (!process.TryDeliver(messages[i]))
+            bool taken;
+            try
+            {
+                taken = process.TryDeliver(messages[i]);
+            }
+            catch (InvalidOperationException)
+            {
+                // The body completed its own inbox: what comes after is refused, as a message of another type is,
+                // and the batch's bookkeeping below still runs, so that nothing is taken twice.
+                taken = false;
+            }
+
+            if (!taken)
             {
                 (refused ??= []).Add(i);
             }
