@@ -224,7 +224,7 @@ public abstract partial class RuntimeContract
             var consumer = Scheduler.Spawn(Consumer(), $"consumer {round}");
             var stopAt = round % 50 * 4;
             WaitUntil(() => Volatile.Read(ref sent) >= stopAt, $"{stopAt} puts are sent");
-            Assert.True(producer.Stop(StopReason));
+            Assert.True(producer.Stop(StopReason), $"{producer} had ended before the stop, in round {round}: {producer.Outcome}, {producer.Exception}");
             Assert.Throws<GreenThreadStoppedException>(() => producer.Wait(Timeout));
 
             // The consumer takes every message sent, in order, and nothing more arrives; then the room is all free.
