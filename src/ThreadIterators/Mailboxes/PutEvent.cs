@@ -33,7 +33,7 @@ namespace ThreadIterators;
 /// </remarks>
 /// <typeparam name="T">The message type.</typeparam>
 [DebuggerDisplay("{ToString(),nq}")]
-public sealed class PutEvent<T> : Event, IChoosable
+public sealed class PutEvent<T> : Event, IChoosable, IPutYield
 {
     private readonly IBoundedTarget<T> _target;
 
@@ -65,6 +65,9 @@ public sealed class PutEvent<T> : Event, IChoosable
 
     /// <summary>Gets the armed message, for a rendezvous mailbox's receiver that takes it from the waiting senders (<see cref="WaiterQueue.TryTakeOffer{T}"/>).</summary>
     internal T Offered => _message;
+
+    /// <inheritdoc/>
+    bool IPutYield.IsPutFromPut => _fromPut;
 
     /// <inheritdoc/>
     string? IChoosable.NotChoosableBecause => _fromPut

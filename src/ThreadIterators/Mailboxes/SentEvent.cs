@@ -9,7 +9,7 @@ namespace ThreadIterators;
 /// means the same with room as without: it completes at once, not timed out. Among other branches it is refused, as a
 /// waiting put made by <c>Put</c> is: its message is in before the choice is made.
 /// </remarks>
-internal sealed class SentEvent : Event, IChoosable
+internal sealed class SentEvent : Event, IChoosable, IPutYield
 {
     internal static SentEvent Instance { get; } = new();
 
@@ -19,6 +19,9 @@ internal sealed class SentEvent : Event, IChoosable
 
     /// <inheritdoc/>
     bool IChoosable.TimesOutAlone => true;
+
+    /// <inheritdoc/>
+    bool IPutYield.IsPutFromPut => true;
 
     /// <inheritdoc/>
     public override string ToString() => "a Put() that found room";

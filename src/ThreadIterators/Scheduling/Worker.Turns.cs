@@ -333,6 +333,15 @@ internal sealed partial class Worker
                 }
 
                 var next = body.Current ?? throw new InvalidOperationException($"{thread} yielded null; a green thread must yield an Event, such as mailbox.Recv() or another thread's Exited.");
+                if (thread.PendingFault is { SourceException: UnyieldedEventException } mark && next is not IPutYield { IsPutFromPut: true })
+                {
+                    // A put made and not yielded, and the body yields something else: its message was never sent, which
+                    // ends the thread here, before this event does anything. Checked now, on the thread's own worker:
+                    // after a park the thread may already run elsewhere and mark its next put.
+                    Scheduler.Exit(thread, mark, this);
+                    return;
+                }
+
                 if (--budget == 0)
                 {
                     if (thread.PendingFault is not { } stop || GreenThread.IsMarkOf(stop, next))
@@ -382,7 +391,7 @@ internal sealed partial class Worker
 
             if (outcome == EventOutcome.Parked)
             {
-                if (thread.PendingFault is not null)
+                if (thread.PendingFault is { SourceException: not UnyieldedEventException })
                 {
                     // Parked, and a stop has come: the one look per park that closes the race with a stop that read the
                     // wait before this park registered (the park's own full fence orders it). The thread may already
