@@ -37,9 +37,6 @@ internal sealed partial class MonitorTable
 
     internal ProcessNode Node { get; }
 
-    /// <summary>Gets how many monitors are set and have not fired.</summary>
-    internal int Count => _live.Count;
-
     /// <summary>Sets a monitor of <paramref name="name"/> (step 1).</summary>
     internal ProcessMonitor Add(string name, IMessageTarget<ProcessDown> target)
     {

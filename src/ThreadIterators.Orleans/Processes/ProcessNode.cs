@@ -259,9 +259,6 @@ internal sealed partial class ProcessNode : IDisposable
         return (process, ticket);
     }
 
-    /// <summary>Gets how many links to processes this silo keeps; for tests.</summary>
-    internal int LinkCount => _links.Count;
-
     /// <summary>Gets whether this silo's link to <paramref name="name"/> has nothing queued or in flight; for tests.</summary>
     internal bool LinkIsIdle(string name) => !_links.TryGetValue(name, out var link) || link.IsIdle;
 

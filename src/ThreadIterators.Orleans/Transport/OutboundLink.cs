@@ -30,8 +30,6 @@ internal sealed partial class OutboundLink
     private readonly object _target;
     private readonly Func<DeliveryBatch, Task<DeliveryReceipt>> _carry;
 
-    /// <summary>Gets what the log calls the destination; the node's key for a process's link.</summary>
-    internal string Name => _name;
     private readonly Guid _id = Guid.NewGuid();
     private readonly object _gate = new();
     private List<object?> _queue = [];

@@ -80,12 +80,14 @@ namespace ThreadIterators;
 // and its park, or the timed wait made of it (WithTimeout), takes the mark back (Yielded). Only that path marks: it
 // allocates the put anyway. An ask is left to the analyzer (TI0002): an allocated mark cost every ask 200 B and about
 // 100 ns (432 against 232 B, 250-320 against 150-185 ns on 1 worker), and a shared one would cost it two interlocked
-// operations. A thread that yields anything
-// else first meets the mark where it would meet a stop (steps 5 and 6) and ends with it; one whose body ends first
-// ends with it too (Worker.RunTurn). The budget's check and DeferredParkEvent skip the mark of the event being yielded
-// (IsMarkOf). A stop replaces a mark (step 2), so a stop is never lost to one.
-// What it costs: a message hop pays one plain read of PendingFault, on a line the worker has just used, and nothing
-// else: no interlocked operation and no store. The take-backs are the events' own withdrawal paths, run only by a stop.
+// operations. A thread that yields anything but a put made by Put (IPutYield) while a mark stands ends with it there,
+// on its own worker, before that event does anything; one whose body ends first ends with it too (Worker.RunTurn). The
+// look for a stop after a park ignores marks: by then the thread may run on another worker and have marked its next
+// put, which that look once took for a stop, ending the thread "Completed" mid-loop. The budget's check and
+// DeferredParkEvent skip the mark of the event being yielded (IsMarkOf). A stop replaces a mark (step 2), so a stop is
+// never lost to one.
+// What it costs: a message hop pays two plain reads of PendingFault (at the yield, and after the park), on a line the
+// worker has just used, and nothing else: no interlocked operation and no store. The take-backs are the events' own withdrawal paths, run only by a stop.
 // StopRaceTests holds a stop at its two racy points (TestHooks.AfterStopReadWait, AfterStopTookMark) while the thread
 // ends and a newcomer parks on its mailbox, or while the thread parks in a choice over the mailbox, with and without a
 // message arriving while the mark is held. The DEBUG life-state checks caught the ticket-0 case above: a stop that
