@@ -12,6 +12,8 @@ namespace ThreadIterators.Cluster.Benchmarks;
 /// </summary>
 internal static class ClusterNode
 {
+    public const string Command = "cluster-node";
+
     public const string Ready = "ready";
 
     public static async Task<int> RunAsync(string[] args)

@@ -1,11 +1,19 @@
 using System;
+using System.Linq;
 using ThreadIterators.Cluster.Benchmarks;
+using ThreadIterators.Cluster.Benchmarks.Contenders.Akka;
+using ThreadIterators.Cluster.Benchmarks.Contenders.Proto;
 
 // cluster-compare [--quick] [--runs R] [--workers W] [--out DIR]: the comparison (ClusterCompare.cs).
-// cluster-node ...: its second node, started by the comparison.
-return args.Length > 0 && args[0] == "cluster-node" ? await ClusterNode.RunAsync(args)
-    : args.Length > 0 && args[0] == "cluster-compare" ? await ClusterCompare.RunAsync(args)
-    : Usage();
+// The node commands start the contenders' nodes in child processes; the comparison runs them.
+return args.FirstOrDefault() switch
+{
+    "cluster-compare" => await ClusterCompare.RunAsync(args),
+    ClusterNode.Command => await ClusterNode.RunAsync(args),
+    AkkaNode.Command => await AkkaNode.RunAsync(args),
+    ProtoNode.Command => await ProtoNode.RunAsync(args),
+    _ => Usage(),
+};
 
 static int Usage()
 {
