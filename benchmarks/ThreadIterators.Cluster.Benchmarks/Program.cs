@@ -1,6 +1,7 @@
 using System;
 using System.Linq;
 using ThreadIterators.Cluster.Benchmarks;
+using ThreadIterators.Cluster.Benchmarks.Contenders.OnOrleans;
 using ThreadIterators.Cluster.Benchmarks.Contenders.Akka;
 using ThreadIterators.Cluster.Benchmarks.Contenders.Proto;
 

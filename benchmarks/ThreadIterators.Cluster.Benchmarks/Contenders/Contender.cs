@@ -18,6 +18,9 @@ internal abstract class Contender(string name) : IAsyncDisposable
     /// <summary>Gets what it runs on, as the report prints it, for example "Akka.NET 1.5.74".</summary>
     public abstract string Version { get; }
 
+    /// <summary>Gets the settings it runs with where they are not its defaults, or that the report should name; or null.</summary>
+    public virtual string? Settings => null;
+
     /// <summary>Gets the child processes whose CPU time counts with this process's in a CPU-per-message figure.</summary>
     public abstract IEnumerable<Process> Nodes { get; }
 
@@ -40,13 +43,15 @@ internal abstract class Contender(string name) : IAsyncDisposable
     /// <summary>
     /// A ring of <paramref name="size"/> processes placed on the two nodes in turn (the first on the first node),
     /// each forwarding to the next, so that every hop crosses: one token goes round it <paramref name="laps"/>
-    /// times, and this returns once the token is back from its last lap.
+    /// times. Returns the time from the token's first send to its arrival back from its last lap; building the ring
+    /// (before, or in <see cref="StartAsync"/>) is not counted.
     /// </summary>
-    public abstract Task RingAsync(int size, int laps);
+    public abstract Task<TimeSpan> RingAsync(int size, int laps);
 
     /// <summary>
     /// Starts a third node holding one process, sets <paramref name="watchers"/> watchers on the first node watching
-    /// it, kills the third node's OS process, and returns the time from the kill to the moment the last watcher
+    /// it, kills the third node's OS process (the process alone: walking a process tree takes .NET tens of
+    /// milliseconds, which would be counted), and returns the time from the kill to the moment the last watcher
     /// heard that it is gone. Throws if a watcher heard of it twice.
     /// </summary>
     public abstract Task<TimeSpan> NodeDownAsync(int watchers);

@@ -18,7 +18,7 @@ internal sealed class ProtoContender() : Contender("Proto")
 
     public override Task StreamAsync(int count, int window) => throw new NotImplementedException();
 
-    public override Task RingAsync(int size, int laps) => throw new NotImplementedException();
+    public override Task<TimeSpan> RingAsync(int size, int laps) => throw new NotImplementedException();
 
     public override Task<TimeSpan> NodeDownAsync(int watchers) => throw new NotImplementedException();
 

@@ -1,7 +1,7 @@
 using Orleans;
 using ThreadIterators.Orleans;
 
-namespace ThreadIterators.Cluster.Benchmarks;
+namespace ThreadIterators.Cluster.Benchmarks.Contenders.OnOrleans;
 
 /// <summary>A ping to the echo process: it sends <see cref="Seq"/> back to <see cref="ReplyTo"/>.</summary>
 [GenerateSerializer]

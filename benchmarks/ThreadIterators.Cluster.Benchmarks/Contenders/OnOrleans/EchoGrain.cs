@@ -1,13 +1,14 @@
 using System.Threading.Tasks;
 using Orleans;
+using Orleans.Runtime;
 using Orleans.Placement;
 
-namespace ThreadIterators.Cluster.Benchmarks;
+namespace ThreadIterators.Cluster.Benchmarks.Contenders.OnOrleans;
 
 /// <summary>The raw Orleans peer's grain, placed on the silo that first calls it: the second node calls it first.</summary>
 [PreferLocalPlacement]
 [KeepAlive]
-internal sealed class EchoGrain : Grain, IEchoGrain
+internal sealed class EchoGrain(ILocalSiloDetails silo) : Grain, IEchoGrain
 {
     private long _pushed;
 
@@ -17,5 +18,14 @@ internal sealed class EchoGrain : Grain, IEchoGrain
     {
         _pushed++;
         return Task.CompletedTask;
+    }
+
+    public Task<string> Where() => Task.FromResult(silo.SiloAddress.ToString());
+
+    public Task<long> TakeCount()
+    {
+        var pushed = _pushed;
+        _pushed = 0;
+        return Task.FromResult(pushed);
     }
 }
