@@ -94,18 +94,7 @@ internal sealed partial class OutboundLink
 
         if (start)
         {
-            if (TaskScheduler.Current == TaskScheduler.Default)
-            {
-                // Outside Orleans' activations (a green thread's worker, an OS thread), the flush starts here: the grain
-                // call returns at its first await, once the batch is serialized and queued on its connection, and a
-                // hop through the thread pool first would add that hop's wait to every message sent alone. Inside a
-                // grain's turn, the call would be made on that grain's behalf and continue on its scheduler.
-                _ = FlushAsync();
-            }
-            else
-            {
-                ThreadPool.UnsafeQueueUserWorkItem(static link => _ = link.FlushAsync(), this, preferLocal: false);
-            }
+            ThreadPool.UnsafeQueueUserWorkItem(static link => _ = link.FlushAsync(), this, preferLocal: false);
         }
 
         return true;
