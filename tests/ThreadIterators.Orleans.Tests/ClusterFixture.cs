@@ -29,6 +29,9 @@ public sealed class ClusterFixture : IAsyncLifetime
 
     public ClusterProcesses Second => Processes(1);
 
+    /// <summary>Gets the processes as the cluster's client (an Orleans client, outside the silos) reaches them.</summary>
+    public ClusterProcesses Client => Cluster.Client.ServiceProvider.GetRequiredService<ClusterProcesses>();
+
     public ClusterProcesses Processes(int silo) => Cluster.Silos[silo].ServiceProvider.GetRequiredService<ClusterProcesses>();
 
     public async Task InitializeAsync()
@@ -43,6 +46,8 @@ public sealed class ClusterFixture : IAsyncLifetime
             options.AddProcess<long>("count", Count);
             options.AddProcess<DoubleRequest>("double", Doubler);
         }));
+        // The cluster's client (outside the silos) sends, asks and monitors through ThreadIterators too.
+        builder.ConfigureClient(client => client.AddThreadIterators(options => options.Scheduler = new SchedulerOptions { WorkerCount = 1 }));
         Cluster = builder.Build();
         await Cluster.DeployAsync();
     }

@@ -1,5 +1,8 @@
 using System;
+using System.Collections.Concurrent;
 using System.Collections.Generic;
+using System.Linq;
+using System.Threading;
 using System.Diagnostics;
 using System.IO;
 using System.Net;
@@ -78,6 +81,91 @@ public sealed class NodeDownTests(ITestOutputHelper output)
 
             await primary.StopAsync();
         }
+    }
+
+    [Fact]
+    public async Task ProcessesOnASurvivingSilo_StayReachableFromAnother_AfterAThirdSiloIsKilled()
+    {
+        // Orleans keeps where each name's grain lives in a directory spread over the silos: the part the killed silo
+        // held must not be lost, or a send finds no activation for a name whose process still runs, and makes a new
+        // one where no process runs.
+        const int Survivors = 60;
+        var clusterId = $"directory-{Guid.NewGuid():N}";
+        var (primarySilo, primaryGateway, secondSilo, secondGateway, nodeSilo, nodeGateway) = (FreePort(), FreePort(), FreePort(), FreePort(), FreePort(), FreePort());
+        using var primary = BuildSilo(primarySilo, primaryGateway, null, clusterId);
+        await primary.StartAsync();
+        using var second = BuildSilo(secondSilo, secondGateway, primarySilo, clusterId);
+        await second.StartAsync();
+        using var node = await StartNode(nodeSilo, nodeGateway, primarySilo, clusterId);
+        try
+        {
+            var here = primary.Services.GetRequiredService<ClusterProcesses>();
+            var there = second.Services.GetRequiredService<ClusterProcesses>();
+            var deadLetters = new ConcurrentQueue<string>();
+            here.Scheduler.DeadLetter += (_, e) => deadLetters.Enqueue($"{e.Message} to {e.Mailbox}: {e.Reason}");
+            var received = new int[Survivors];
+            var rounds = new[] { new CountdownEvent(Survivors), new CountdownEvent(Survivors) };
+            for (var i = 0; i < Survivors; i++)
+            {
+                var index = i;
+                IEnumerable<Event> Survivor(Mailbox<int> inbox)
+                {
+                    while (true)
+                    {
+                        yield return inbox.Recv();
+                        rounds[Interlocked.Increment(ref received[index]) - 1].Signal();
+                    }
+                }
+
+                await there.SpawnAsync<int>($"survivor/{i}", Survivor);
+            }
+
+            var targets = Enumerable.Range(0, Survivors).Select(i => here.Get<int>($"survivor/{i}")).ToList();
+            targets.ForEach(t => t.Send(1));
+            Assert.True(rounds[0].Wait(Generous), $"{rounds[0].CurrentCount} survivors did not get their first message.");
+
+            // The killed node's end, as the primary silo learns it from the membership.
+            var downs = new Mailbox<ProcessDown>();
+            var got = new TaskCompletionSource<ProcessDown>(TaskCreationOptions.RunContinuationsAsynchronously);
+            IEnumerable<Event> Watcher()
+            {
+                yield return downs.Recv();
+                got.TrySetResult(downs.Recv().Value);
+            }
+
+            here.Scheduler.Spawn(Watcher(), "watcher");
+            var monitor = here.Get<int>(NodeCluster.Resident).Monitor(downs);
+            await LifetimeTests.WaitUntil(() => monitor.HasFired || here.Node().Monitors.HostOf(monitor) is not null);
+            node.Kill(entireProcessTree: true);
+            Assert.Equal(ProcessExitReason.NodeDown, (await got.Task.WaitAsync(Generous)).Reason);
+
+            targets.ForEach(t => t.Send(2));
+            await Task.WhenAny(Task.Run(() => rounds[1].Wait(Generous)), LifetimeTests.WaitUntil(() => !deadLetters.IsEmpty));
+            Assert.True(deadLetters.IsEmpty, $"{deadLetters.Count} sends after the kill were dead letters: {string.Join("; ", deadLetters.Take(3))}");
+            Assert.True(rounds[1].Wait(Generous), $"{rounds[1].CurrentCount} survivors did not get their second message.");
+        }
+        finally
+        {
+            if (!node.HasExited)
+            {
+                node.Kill(entireProcessTree: true);
+            }
+
+            await second.StopAsync();
+            await primary.StopAsync();
+        }
+    }
+
+    private static IHost BuildSilo(int siloPort, int gatewayPort, int? primaryPort, string clusterId)
+    {
+        var builder = Host.CreateApplicationBuilder();
+        builder.UseOrleans(silo =>
+        {
+            silo.UseLocalhostClustering(siloPort, gatewayPort, primaryPort is { } port ? new IPEndPoint(IPAddress.Loopback, port) : null, NodeCluster.ServiceId, clusterId);
+            NodeCluster.ConfigureMembership(silo);
+            silo.AddThreadIterators();
+        });
+        return builder.Build();
     }
 
     private static async Task<Process> StartNode(int siloPort, int gatewayPort, int primaryPort, string clusterId)

@@ -4,7 +4,7 @@ using System.Threading.Tasks;
 namespace ThreadIterators.Orleans;
 
 /// <summary>An ask across silos this silo made, from its request's sending until its answer or its process's end.</summary>
-internal abstract class PendingAsk
+internal abstract class PendingAsk : IForwardedRequest
 {
     protected PendingAsk(Guid id, string process)
     {
@@ -25,6 +25,13 @@ internal abstract class PendingAsk
 
     /// <summary>Gets or sets the monitor that watches the process for this ask; under the table's lock.</summary>
     internal ProcessMonitor? Monitor { get; set; }
+
+    /// <summary>
+    /// Gets the process asked, and its silo once its monitor has found it, for the asker's wait in the wait-for graph:
+    /// the forwarder thread serving the core's ask is not what the asker waits for. Read without the table's lock: a
+    /// description may miss a silo found a moment before.
+    /// </summary>
+    public string Destination => Monitor?.Host is { } silo ? $"process \"{Process}\" on silo {silo}" : $"process \"{Process}\"";
 
     /// <summary>Gets where the request went, once sent: the link and its position in it, to wait until it is carried.</summary>
     internal (OutboundLink? Link, long Position) Sent { get; private protected set; }

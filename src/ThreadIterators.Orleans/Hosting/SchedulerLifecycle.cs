@@ -23,19 +23,20 @@ internal sealed class SchedulerLifecycle : ILifecycleParticipant<ISiloLifecycle>
     }
 
     public void Participate(ISiloLifecycle lifecycle) =>
-        lifecycle.Subscribe(nameof(SchedulerLifecycle), ServiceLifecycleStage.Active, _ => Task.CompletedTask, StopAsync);
+        lifecycle.Subscribe(nameof(SchedulerLifecycle), ServiceLifecycleStage.Active, _ => Task.CompletedTask, cancellationToken => StopAsync(_scheduler, _node, cancellationToken));
 
-    private async Task StopAsync(CancellationToken cancellationToken)
+    /// <summary>Stops the node's processes and disposes the scheduler, waiting for it until the host gives up.</summary>
+    internal static async Task StopAsync(Scheduler scheduler, ProcessNode node, CancellationToken cancellationToken)
     {
-        _node.Stopping();
+        node.Stopping();
 
         try
         {
-            await _scheduler.DisposeAsync().AsTask().WaitAsync(cancellationToken).ConfigureAwait(false);
+            await scheduler.DisposeAsync().AsTask().WaitAsync(cancellationToken).ConfigureAwait(false);
         }
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
         {
-            // The silo's shutdown timeout: the silo stops waiting, and the disposal goes on in the background.
+            // The silo's (or client's) shutdown timeout: the silo stops waiting, and the disposal goes on in the background.
         }
     }
 }

@@ -1,9 +1,13 @@
 using System;
 using System.Linq;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Options;
 using Orleans;
+using Orleans.Configuration;
 using Orleans.Hosting;
 using Orleans.Runtime;
+using Orleans.Serialization;
 
 namespace ThreadIterators.Orleans;
 
@@ -34,9 +38,19 @@ public static class ThreadIteratorsSiloBuilderExtensions
 
         var options = new ThreadIteratorsClusterOptions();
         configure?.Invoke(options);
+#pragma warning disable ORLEANSEXP003 // Experimental in Orleans 10, and the only directory that survives a silo's crash; see ProcessGrain.
+        builder.AddDistributedGrainDirectory(ProcessGrain.DirectoryName);
+#pragma warning restore ORLEANSEXP003
         builder.Services.AddSingleton(options);
         builder.Services.AddSingleton(_ => new Scheduler(options.Scheduler));
-        builder.Services.AddSingleton<ProcessNode>();
+        builder.Services.AddSingleton(services => new ProcessNode(
+            options,
+            services.GetRequiredService<Scheduler>(),
+            services.GetRequiredService<IGrainFactory>(),
+            services.GetRequiredService<Serializer>(),
+            services.GetRequiredService<ILocalSiloDetails>().SiloAddress,
+            services.GetRequiredService<IOptions<SiloMessagingOptions>>().Value.MaxMessageBodySize,
+            services.GetRequiredService<ILogger<ProcessNode>>()));
         builder.Services.AddSingleton(services => new ClusterProcesses(services.GetRequiredService<ProcessNode>()));
         builder.Services.AddSingleton<ILifecycleParticipant<ISiloLifecycle>, SchedulerLifecycle>();
         builder.Services.AddSingleton<ILifecycleParticipant<ISiloLifecycle>, MembershipWatch>();

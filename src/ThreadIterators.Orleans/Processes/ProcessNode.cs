@@ -41,7 +41,8 @@ internal sealed partial class ProcessNode : IDisposable
     private readonly ThreadIteratorsClusterOptions _options;
     private readonly IGrainFactory _grains;
     private readonly Serializer _serializer;
-    private readonly ILocalSiloDetails _silo;
+    /// <summary>This silo's address, or null in an Orleans client, which runs no processes of the cluster's.</summary>
+    private readonly SiloAddress? _silo;
     private readonly ConcurrentDictionary<string, LocalProcess> _running = new(StringComparer.Ordinal);
     private readonly ConcurrentDictionary<string, PendingSpawn> _pending = new(StringComparer.Ordinal);
     private readonly ConcurrentDictionary<string, OutboundLink> _links = new(StringComparer.Ordinal);
@@ -53,9 +54,16 @@ internal sealed partial class ProcessNode : IDisposable
     private NodeObserver? _observerObject;
     private INodeObserver? _observer;
 
-    public ProcessNode(ThreadIteratorsClusterOptions options, Scheduler scheduler, IGrainFactory grains, Serializer serializer, ILocalSiloDetails silo, ILogger<ProcessNode> logger, IOptions<SiloMessagingOptions> messaging)
+    /// <param name="options">The options given to AddThreadIterators.</param>
+    /// <param name="scheduler">The scheduler of this silo's or client's green threads.</param>
+    /// <param name="grains">Orleans' grain factory.</param>
+    /// <param name="serializer">Orleans' serializer, to find a message that cannot be carried.</param>
+    /// <param name="silo">This silo's address, or null in an Orleans client.</param>
+    /// <param name="maxMessageBodySize">The largest message body the cluster carries.</param>
+    /// <param name="logger">Where it logs.</param>
+    public ProcessNode(ThreadIteratorsClusterOptions options, Scheduler scheduler, IGrainFactory grains, Serializer serializer, SiloAddress? silo, int maxMessageBodySize, ILogger<ProcessNode> logger)
     {
-        MaxMessageBodySize = messaging.Value.MaxMessageBodySize;
+        MaxMessageBodySize = maxMessageBodySize;
         _options = options;
         Scheduler = scheduler;
         _grains = grains;
@@ -92,7 +100,11 @@ internal sealed partial class ProcessNode : IDisposable
         }
     }
 
-    internal SiloAddress SiloAddress => _silo.SiloAddress;
+    /// <summary>Gets this silo's address. Only a silo's own parts ask for it: a client runs no process of the cluster's.</summary>
+    internal SiloAddress SiloAddress => _silo ?? throw new InvalidOperationException($"{this} is not a silo.");
+
+    /// <summary>Gets whether this node is an Orleans client's, which sends, asks and monitors, but runs no named process.</summary>
+    internal bool IsClient => _silo is null;
 
     internal ILogger Logger { get; }
 
@@ -290,6 +302,12 @@ internal sealed partial class ProcessNode : IDisposable
 
     internal async Task<ProcessRef<T>> SpawnAsync<T>(string name, Func<Mailbox<T>, IEnumerable<Event>> body)
     {
+        if (IsClient)
+        {
+            throw new InvalidOperationException(
+                $"Process \"{name}\" cannot be spawned on {this}: the cluster's processes run on silos. A client sends to them, asks them and monitors them; spawn on a silo, or register a kind there (AddProcess) and send to the name.");
+        }
+
         var spawn = new PendingSpawn(Guid.NewGuid(), new ProcessKind<T>(ProcessKind.Of(name), (_, inbox) => body(inbox)));
         if (!_pending.TryAdd(name, spawn))
         {
@@ -306,7 +324,7 @@ internal sealed partial class ProcessNode : IDisposable
                 ClaimOutcome outcome;
                 try
                 {
-                    outcome = await _grains.GetGrain<IProcessGrain>(name).Claim(spawn.Ticket, _silo.SiloAddress).ConfigureAwait(false);
+                    outcome = await _grains.GetGrain<IProcessGrain>(name).Claim(spawn.Ticket, SiloAddress).ConfigureAwait(false);
                 }
                 catch (OrleansMessageRejectionException)
                 {
@@ -380,15 +398,15 @@ internal sealed partial class ProcessNode : IDisposable
     {
         Volatile.Write(ref _stopping, true);
         _sweep.Dispose();
-        LogStopping(Logger, _running.Count, _silo.SiloAddress);
+        LogStopping(Logger, _running.Count, this);
     }
 
     /// <inheritdoc/>
-    public override string ToString() => $"silo {_silo.SiloAddress}";
+    public override string ToString() => _silo is { } silo ? $"silo {silo}" : "this Orleans client";
 
     [LoggerMessage(Level = LogLevel.Warning, Message = "The activation of process {Name} could not be told of its end; its monitors hear of it when the activation goes or the name starts again")]
     private static partial void LogTellEndedFailed(ILogger logger, string name, Exception exception);
 
-    [LoggerMessage(Level = LogLevel.Information, Message = "Stopping the {Count} processes of silo {Silo}: their threads are stopped and their finally blocks run")]
-    private static partial void LogStopping(ILogger logger, int count, SiloAddress silo);
+    [LoggerMessage(Level = LogLevel.Information, Message = "Stopping the {Count} processes of {Node}: their threads are stopped and their finally blocks run")]
+    private static partial void LogStopping(ILogger logger, int count, ProcessNode node);
 }

@@ -3,6 +3,7 @@ using System.Collections.Generic;
 using System.Threading;
 using System.Threading.Tasks;
 using Orleans;
+using Orleans.GrainDirectory;
 using Orleans.Placement;
 using Orleans.Runtime;
 using Orleans.Runtime.Placement;
@@ -27,8 +28,16 @@ namespace ThreadIterators.Orleans;
 [PreferLocalPlacement]
 [KeepAlive]
 [GrainType("threaditerators-process")]
+[GrainDirectory(GrainDirectoryName = DirectoryName)]
 internal sealed class ProcessGrain : Grain, IProcessGrain, IProcessActivation
 {
+    /// <summary>
+    /// The name of the grain directory the activations are registered in: Orleans' strongly consistent one, which
+    /// keeps the part of the directory a crashed silo held, where the default loses it (a send after the crash then
+    /// finds no activation for a name whose process still runs, and starts an empty one elsewhere).
+    /// </summary>
+    internal const string DirectoryName = "threaditerators-processes";
+
     private readonly ProcessNode _node;
 
     /// <summary>For each link that has sent to this incarnation, the number of the next message it will send: lower numbers are retries.</summary>

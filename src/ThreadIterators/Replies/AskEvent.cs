@@ -87,8 +87,10 @@ public sealed class AskEvent<T> : Event, IReplyListener, IChoosable
             return;
         }
 
-        // The server watched since the ask; or, if the mailbox had no receiver then, its receiver now.
-        var server = Pending.Server ?? (Pending.Target as IDrained)?.Drainer;
+        // The server watched since the ask; or, if the mailbox had no receiver then, its receiver now. A forwarded
+        // request waits on no thread here: its answer comes from outside the scheduler.
+        var server = Pending.Forwarded is not null ? null : Pending.Server ?? (Pending.Target as IDrained)?.Drainer;
+        into.Outside |= Pending.Forwarded is not null;
         into.Say($"a reply: {Pending.Describe()} ({Pending.OutcomeText}{(Pending.Timeout == System.Threading.Timeout.InfiniteTimeSpan ? string.Empty : $", deadline {Pending.Timeout}")})").WaitsOn(server);
         into.Timer |= Pending.Timeout != System.Threading.Timeout.InfiniteTimeSpan;
     }

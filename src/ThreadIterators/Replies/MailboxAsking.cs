@@ -314,6 +314,7 @@ public static class MailboxAsking
             throw new ArgumentNullException(nameof(request), $"The request made for an ask of {mailbox} was null.");
         }
 
+        pending.Forwarded = message as IForwardedRequest;
         return message;
     }
 }

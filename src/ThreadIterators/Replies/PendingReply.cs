@@ -85,6 +85,12 @@ internal sealed class PendingReply<T> : TimerEntry, IMessageTarget<ThreadExit>, 
     /// <summary>Gets the server watched, if any.</summary>
     internal GreenThread? Server => Volatile.Read(ref _watch)?.Thread;
 
+    /// <summary>
+    /// Gets or sets the request, when the mailbox's server forwards it elsewhere (<see cref="IForwardedRequest"/>): set
+    /// once, as the request is made, before the ask is sent.
+    /// </summary>
+    internal IForwardedRequest? Forwarded { get; set; }
+
     /// <summary>Gets the outcome: <see cref="ReplyOutcome.Pending"/> until it is final (a decision being written reads as pending).</summary>
     internal ReplyOutcome Outcome
     {
@@ -241,7 +247,9 @@ internal sealed class PendingReply<T> : TimerEntry, IMessageTarget<ThreadExit>, 
     }
 
     /// <summary>Names the ask in messages: who asked whom.</summary>
-    internal string Describe() => $"{(Caller is null ? "An async caller" : Caller.ToString())} asking {Target}{(Server is { } server ? $" (served by {server})" : string.Empty)}";
+    internal string Describe() => Forwarded is { } forwarded
+        ? $"{(Caller is null ? "An async caller" : Caller.ToString())} asking {forwarded.Destination} (through {Target})"
+        : $"{(Caller is null ? "An async caller" : Caller.ToString())} asking {Target}{(Server is { } server ? $" (served by {server})" : string.Empty)}";
 
     /// <inheritdoc/>
     public override string ToString() => $"the deadline of {Describe()}";

@@ -11,6 +11,58 @@ public abstract partial class RuntimeContract
 {
     private sealed record WaitGraphRequest(ReplyTo<int> Reply);
 
+    /// <summary>A request its server forwards elsewhere, as a package that carries asks to other machines does.</summary>
+    private sealed record ForwardedRequest(ReplyTo<int> Reply) : IForwardedRequest
+    {
+        public string Destination => "process \"far\" on node 2";
+    }
+
+    [Fact]
+    public void WaitGraph_AnAskWhoseRequestIsForwarded_NamesItsDestination_AndWaitsOnNoThreadHere()
+    {
+        var inbox = new Mailbox<ForwardedRequest>("forwarder inbox");
+        var forwarded = new Mailbox<ForwardedRequest>("elsewhere");
+        var forwarder = Scheduler.Spawn(Forward(), "forwarder");
+        Exception? failure = null;
+        var asker = Scheduler.Spawn(Ask(), "asker");
+
+        ThreadWait? Entry() => Scheduler.GetWaitGraph().Find(asker);
+        WaitUntil(() => Entry()?.Description.StartsWith("a reply", StringComparison.Ordinal) == true && forwarded.Count == 1, "the asker waits, and its request was forwarded");
+        var wait = Entry()!;
+        Assert.Contains("asking process \"far\" on node 2 (through Mailbox<ForwardedRequest> 'forwarder inbox')", wait.Description, StringComparison.Ordinal);
+        Assert.Empty(wait.WaitsOn);
+        Assert.True(wait.EndsFromOutside, wait.ToString());
+        Assert.True(wait.EndsByTimer, wait.ToString());
+
+        // Stopped while it waits: the abandoned ask's error names the destination too.
+        Assert.True(asker.Stop());
+        WaitUntil(() => Volatile.Read(ref failure) is not null, "the stopped asker's ask has its error");
+        Assert.Contains("process \"far\" on node 2", failure!.Message, StringComparison.Ordinal);
+        StopAll([forwarder]);
+
+        IEnumerable<Event> Forward()
+        {
+            while (true)
+            {
+                yield return inbox.Recv();
+                forwarded.Send(inbox.Recv().Value);
+            }
+        }
+
+        IEnumerable<Event> Ask()
+        {
+            var ask = inbox.Ask((ReplyTo<int> reply) => new ForwardedRequest(reply), TimeSpan.FromMinutes(10));
+            try
+            {
+                yield return ask;
+            }
+            finally
+            {
+                Volatile.Write(ref failure, ask.Exception);
+            }
+        }
+    }
+
     [Fact]
     public void WaitGraph_TwoThreadsJoiningEachOtherInChoices_ReportsTheCycleAndWhatEachWaitsFor()
     {

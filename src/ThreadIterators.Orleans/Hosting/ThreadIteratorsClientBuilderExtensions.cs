@@ -1,0 +1,63 @@
+using System;
+using System.Linq;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Options;
+using Orleans;
+using Orleans.Configuration;
+using Orleans.Hosting;
+using Orleans.Serialization;
+
+namespace ThreadIterators.Orleans;
+
+/// <summary>Lets an Orleans client, outside the cluster, send to the cluster's processes, ask them and monitor them.</summary>
+public static class ThreadIteratorsClientBuilderExtensions
+{
+    /// <summary>
+    /// Adds a <see cref="Scheduler"/> whose lifetime is the client's, and <see cref="ClusterProcesses"/>, through which
+    /// green threads and OS threads in this client send to any process of the cluster, ask it and monitor it, with the
+    /// guarantees a silo's senders have: each sender's messages arrive in order and at most once.
+    /// </summary>
+    /// <param name="builder">The client's builder.</param>
+    /// <param name="configure">Sets the scheduler's options; may be null. A client registers no kinds of process.</param>
+    /// <returns>The builder.</returns>
+    /// <remarks>
+    /// The cluster's processes run on silos: <see cref="ClusterProcesses.SpawnAsync{T}"/> fails on a client. A
+    /// <see cref="ProcessRef{T}"/> that reaches the client (a grain's answer, a message) sends through it. A client is
+    /// not a member of the cluster and does not read its membership: its monitors hear a process end, but not that the
+    /// silo the process ran on left the cluster (a silo's monitors hear <see cref="ProcessExitReason.NodeDown"/>); its
+    /// asks of a process on such a silo end at their timeouts.
+    /// </remarks>
+    /// <exception cref="ArgumentNullException"><paramref name="builder"/> is null.</exception>
+    /// <exception cref="InvalidOperationException">It was called on this builder already, or a kind of process was registered.</exception>
+    public static IClientBuilder AddThreadIterators(this IClientBuilder builder, Action<ThreadIteratorsClusterOptions>? configure = null)
+    {
+        ArgumentNullException.ThrowIfNull(builder);
+        if (builder.Services.Any(service => service.ServiceType == typeof(ThreadIteratorsClusterOptions)))
+        {
+            throw new InvalidOperationException("AddThreadIterators was called twice on this client's builder; a client has one scheduler: configure it in one call.");
+        }
+
+        var options = new ThreadIteratorsClusterOptions();
+        configure?.Invoke(options);
+        if (options.Kinds.Count > 0)
+        {
+            throw new InvalidOperationException(
+                $"Kinds of process ({string.Join(", ", options.Kinds.Keys)}) are activated on silos, not on a client: register them in the silos' AddThreadIterators.");
+        }
+
+        builder.Services.AddSingleton(options);
+        builder.Services.AddSingleton(_ => new Scheduler(options.Scheduler));
+        builder.Services.AddSingleton(services => new ProcessNode(
+            options,
+            services.GetRequiredService<Scheduler>(),
+            services.GetRequiredService<IGrainFactory>(),
+            services.GetRequiredService<Serializer>(),
+            silo: null,
+            services.GetRequiredService<IOptions<ClientMessagingOptions>>().Value.MaxMessageBodySize,
+            services.GetRequiredService<ILogger<ProcessNode>>()));
+        builder.Services.AddSingleton(services => new ClusterProcesses(services.GetRequiredService<ProcessNode>()));
+        builder.Services.AddSingleton<ILifecycleParticipant<IClusterClientLifecycle>, ClientSchedulerLifecycle>();
+        return builder;
+    }
+}
