@@ -131,10 +131,10 @@ internal static class ClusterReport
             Path.Combine(Path.GetFullPath(output), ChartName),
             1100,
             420,
-            new ChartPanel("Sequential round trip (lower is better)", string.Empty, "µs (log)", Each(r => [Median(r, x => x.P50), Median(r, x => x.P99)]), LogYBase: 10, Categories: ["p50", "p99"]),
-            new ChartPanel("One-way stream (higher is better)", string.Empty, "messages/s (log)", Each(r => [Median(r, x => x.StreamOne), Median(r, x => x.StreamMany)]), LogYBase: 10, Categories: ["window 1", "window 1,000"]),
-            new ChartPanel("Ring across two nodes (higher is better)", "forwarders", "hops/s (log)", Each(r => plan.RingSizes.Select(s => Median(r, x => x.RingHopsPerSecond.GetValueOrDefault(s, double.NaN)))), LogYBase: 10, Categories: [.. plan.RingSizes.Select(s => s.ToString("N0", CultureInfo.InvariantCulture))]),
-            new ChartPanel("Node-down: kill to last watcher (lower is better)", string.Empty, "ms (log)", Each(r => [Median(r, x => x.NodeDown)]), LogYBase: 10, Categories: [string.Create(CultureInfo.InvariantCulture, $"{plan.Watchers:N0} watchers")]));
+            new ChartPanel("Sequential round trip (lower is better)", string.Empty, "µs (log)", Each(r => [Median(r, x => x.P50), Median(r, x => x.P99)]), LogYBase: 10, Categories: ["p50", "p99"], LegendOutside: true),
+            new ChartPanel("One-way stream (higher is better)", string.Empty, "messages/s (log)", Each(r => [Median(r, x => x.StreamOne), Median(r, x => x.StreamMany)]), LogYBase: 10, Categories: ["window 1", "window 1,000"], LegendOutside: true),
+            new ChartPanel("Ring across two nodes (higher is better)", "forwarders", "hops/s (log)", Each(r => plan.RingSizes.Select(s => Median(r, x => x.RingHopsPerSecond.GetValueOrDefault(s, double.NaN)))), LogYBase: 10, Categories: [.. plan.RingSizes.Select(s => s.ToString("N0", CultureInfo.InvariantCulture))], LegendOutside: true),
+            new ChartPanel("Node-down: kill to last watcher (lower is better)", string.Empty, "ms (log)", Each(r => [Median(r, x => x.NodeDown)]), LogYBase: 10, Categories: [string.Create(CultureInfo.InvariantCulture, $"{plan.Watchers:N0} watchers")], LegendOutside: true));
     }
 
     private static double Median(ContenderResults result, Func<RunRow, double> figure)

@@ -119,7 +119,15 @@ internal static class ChartFile
             plot.Axes.SetLimitsY(0, ys.Max() * 1.1);
         }
 
-        plot.ShowLegend(Alignment.UpperLeft);
+        if (panel.LegendOutside)
+        {
+            plot.ShowLegend(Edge.Right);
+        }
+        else
+        {
+            plot.ShowLegend(Alignment.UpperLeft);
+        }
+
         plot.Legend.FontSize = 12;
         return plot;
     }

@@ -16,6 +16,7 @@ namespace ThreadIterators.Benchmarks.Charting;
 /// <param name="Categories">
 /// The labels of a bar chart's groups, or null for lines. A series' point (i, y) is then its bar in group i.
 /// </param>
+/// <param name="LegendOutside">Whether the legend stands right of the plot, where it hides no bar or line.</param>
 internal sealed record ChartPanel(
     string Title,
     string XLabel,
@@ -24,4 +25,5 @@ internal sealed record ChartPanel(
     double LogXBase = 0,
     double LogYBase = 0,
     IReadOnlyList<ChartLevel>? Levels = null,
-    IReadOnlyList<string>? Categories = null);
+    IReadOnlyList<string>? Categories = null,
+    bool LegendOutside = false);

@@ -33,30 +33,18 @@ public static class ThreadIteratorsClientBuilderExtensions
     public static IClientBuilder AddThreadIterators(this IClientBuilder builder, Action<ThreadIteratorsClusterOptions>? configure = null)
     {
         ArgumentNullException.ThrowIfNull(builder);
-        if (builder.Services.Any(service => service.ServiceType == typeof(ThreadIteratorsClusterOptions)))
-        {
-            throw new InvalidOperationException("AddThreadIterators was called twice on this client's builder; a client has one scheduler: configure it in one call.");
-        }
-
-        var options = new ThreadIteratorsClusterOptions();
-        configure?.Invoke(options);
+        var options = NodeServices.Add(
+            builder.Services,
+            configure,
+            "client",
+            _ => null,
+            services => services.GetRequiredService<IOptions<ClientMessagingOptions>>().Value.MaxMessageBodySize);
         if (options.Kinds.Count > 0)
         {
             throw new InvalidOperationException(
                 $"Kinds of process ({string.Join(", ", options.Kinds.Keys)}) are activated on silos, not on a client: register them in the silos' AddThreadIterators.");
         }
 
-        builder.Services.AddSingleton(options);
-        builder.Services.AddSingleton(_ => new Scheduler(options.Scheduler));
-        builder.Services.AddSingleton(services => new ProcessNode(
-            options,
-            services.GetRequiredService<Scheduler>(),
-            services.GetRequiredService<IGrainFactory>(),
-            services.GetRequiredService<Serializer>(),
-            silo: null,
-            services.GetRequiredService<IOptions<ClientMessagingOptions>>().Value.MaxMessageBodySize,
-            services.GetRequiredService<ILogger<ProcessNode>>()));
-        builder.Services.AddSingleton(services => new ClusterProcesses(services.GetRequiredService<ProcessNode>()));
         builder.Services.AddSingleton<ILifecycleParticipant<IClusterClientLifecycle>, ClientSchedulerLifecycle>();
         return builder;
     }

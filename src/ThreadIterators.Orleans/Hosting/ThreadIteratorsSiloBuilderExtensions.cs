@@ -31,27 +31,15 @@ public static class ThreadIteratorsSiloBuilderExtensions
     public static ISiloBuilder AddThreadIterators(this ISiloBuilder builder, Action<ThreadIteratorsClusterOptions>? configure = null)
     {
         ArgumentNullException.ThrowIfNull(builder);
-        if (builder.Services.Any(service => service.ServiceType == typeof(ThreadIteratorsClusterOptions)))
-        {
-            throw new InvalidOperationException("AddThreadIterators was called twice on this silo's builder; a silo has one scheduler: configure it in one call.");
-        }
-
-        var options = new ThreadIteratorsClusterOptions();
-        configure?.Invoke(options);
+        NodeServices.Add(
+            builder.Services,
+            configure,
+            "silo",
+            services => services.GetRequiredService<ILocalSiloDetails>().SiloAddress,
+            services => services.GetRequiredService<IOptions<SiloMessagingOptions>>().Value.MaxMessageBodySize);
 #pragma warning disable ORLEANSEXP003 // Experimental in Orleans 10, and the only directory that survives a silo's crash; see ProcessGrain.
         builder.AddDistributedGrainDirectory(ProcessGrain.DirectoryName);
 #pragma warning restore ORLEANSEXP003
-        builder.Services.AddSingleton(options);
-        builder.Services.AddSingleton(_ => new Scheduler(options.Scheduler));
-        builder.Services.AddSingleton(services => new ProcessNode(
-            options,
-            services.GetRequiredService<Scheduler>(),
-            services.GetRequiredService<IGrainFactory>(),
-            services.GetRequiredService<Serializer>(),
-            services.GetRequiredService<ILocalSiloDetails>().SiloAddress,
-            services.GetRequiredService<IOptions<SiloMessagingOptions>>().Value.MaxMessageBodySize,
-            services.GetRequiredService<ILogger<ProcessNode>>()));
-        builder.Services.AddSingleton(services => new ClusterProcesses(services.GetRequiredService<ProcessNode>()));
         builder.Services.AddSingleton<ILifecycleParticipant<ISiloLifecycle>, SchedulerLifecycle>();
         builder.Services.AddSingleton<ILifecycleParticipant<ISiloLifecycle>, MembershipWatch>();
         return builder;

@@ -4,6 +4,7 @@ using System.Diagnostics;
 using System.Globalization;
 using System.Linq;
 using System.Reflection;
+using System.Text.RegularExpressions;
 using System.Threading;
 using System.Threading.Tasks;
 
@@ -35,9 +36,9 @@ internal sealed class OrleansPair(int workers, IReadOnlyList<int> ringSizes) : I
 
     /// <summary>The version of the package that holds <paramref name="type"/>: its informational version, without a commit.</summary>
     public static string PackageVersion(Type type) =>
-        type.Assembly.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion.Split('+')[0]
-        ?? type.Assembly.GetName().Version?.ToString(3)
-        ?? "unknown";
+        type.Assembly.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion is { } informational
+            ? Regex.Match(informational, @"^\d+(\.\d+)*(-[0-9A-Za-z.-]+)?").Value.TrimEnd('.')
+            : type.Assembly.GetName().Version?.ToString(3) ?? "unknown";
 
     /// <summary>Gets the silos' settings that are not Orleans' defaults, as the report prints them.</summary>
     public static string Settings =>
