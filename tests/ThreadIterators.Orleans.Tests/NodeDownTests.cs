@@ -55,6 +55,18 @@ public sealed class NodeDownTests(ITestOutputHelper output)
             await LifetimeTests.WaitUntil(() => monitor.HasFired || processes.Node().Monitors.HostOf(monitor) is not null);
             Assert.False(monitor.HasFired, "The monitor fired before the node was killed.");
 
+            // A thread linked to the node's process: stopped when the node goes.
+            var release = new Mailbox<int>();
+            IEnumerable<Event> Linked()
+            {
+                yield return release.Recv();
+            }
+
+            var linked = processes.Scheduler.Spawn(Linked(), "linked");
+            var link = processes.Get<int>(NodeCluster.Resident).Link(linked);
+            await LifetimeTests.WaitUntil(() => link.HasFired || (link.Monitor is { } m && processes.Node().Monitors.HostOf(m) is not null));
+            Assert.False(link.HasFired, "The link fired before the node was killed.");
+
             // An ask the node's silent process has taken, and will never answer.
             var silent = processes.Get<SilentRequest>(NodeCluster.Silent);
             var ask = silent.AskAsync<int>(reply => new SilentRequest(reply), Generous);
@@ -67,6 +79,9 @@ public sealed class NodeDownTests(ITestOutputHelper output)
             clock.Stop();
 
             Assert.True(down.Reason == ProcessExitReason.NodeDown, $"{down}");
+            await linked.AsTask().ContinueWith(_ => { }, TaskScheduler.Default).WaitAsync(Generous);
+            Assert.Equal(ThreadOutcome.Canceled, linked.Outcome);
+            Assert.Contains(nameof(ProcessExitReason.NodeDown), linked.Exception?.Message ?? string.Empty, StringComparison.Ordinal);
             var failed = await Assert.ThrowsAsync<ProcessEndedException>(() => ask.WaitAsync(Generous));
             Assert.Equal(ProcessExitReason.NodeDown, failed.Reason);
             Assert.Equal(processes.Node().Monitors.HostOf(monitor)!.ToString(), down.Silo);

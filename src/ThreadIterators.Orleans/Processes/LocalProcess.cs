@@ -37,6 +37,16 @@ internal abstract class LocalProcess
     internal string? ExitDetail { get; private set; }
 
     /// <summary>Records how the process ended and completes <see cref="Ended"/>; the ending thread's worker.</summary>
+    /// <summary>Gets why the process was stopped by a link (<see cref="StopByLink"/>), or null.</summary>
+    internal string? StopDetail { get; private set; }
+
+    /// <summary>Stops the process because a thread linked to it ended abnormally; its monitors read <paramref name="detail"/>.</summary>
+    internal void StopByLink(string detail)
+    {
+        StopDetail = detail;
+        Thread.Stop(detail);
+    }
+
     internal void End(ProcessExitReason reason, string? detail)
     {
         ExitReason = reason;

@@ -73,7 +73,7 @@ internal sealed class LocalProcess<T> : LocalProcess
         }
         finally
         {
-            process.End(reason, detail);
+            process.End(reason, detail ?? (reason == ProcessExitReason.Stopped ? process.StopDetail : null));
             activation.ProcessEnded(process);
         }
     }

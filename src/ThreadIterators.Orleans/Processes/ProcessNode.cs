@@ -166,10 +166,33 @@ internal sealed partial class ProcessNode : IDisposable
             return (null, 0);
         }
 
+        return Enqueue(name, target, boxed ?? message, link);
+    }
+
+    /// <summary>
+    /// Carries the end of a thread linked to process <paramref name="name"/> to it (<see cref="ProcessLink"/>), in
+    /// order with this silo's messages to it: straight to the process if it runs here and nothing sent from here is
+    /// still on its way, else through its link.
+    /// </summary>
+    internal void SendExit(string name, LinkedExit exit)
+    {
+        _links.TryGetValue(name, out var link);
+        if (_running.TryGetValue(name, out var local) && (link is null || link.IsIdle))
+        {
+            local.StopByLink(exit.Detail);
+            return;
+        }
+
+        Enqueue(name, $"process \"{name}\"", exit, link);
+    }
+
+    /// <summary>Queues <paramref name="message"/> on the link to process <paramref name="name"/> (step 2).</summary>
+    private (OutboundLink Link, long Position) Enqueue(string name, object target, object? message, OutboundLink? link)
+    {
         while (true)
         {
-            link ??= _links.GetOrAdd(name, static (name, state) => state.Node.LinkToProcess(name, state.Target), (Node: this, Target: (object)target));
-            if (link.TryEnqueue(boxed ?? message, out var position))
+            link ??= _links.GetOrAdd(name, static (name, state) => state.Node.LinkToProcess(name, state.Target), (Node: this, Target: target));
+            if (link.TryEnqueue(message, out var position))
             {
                 return (link, position);
             }

@@ -93,6 +93,27 @@ public sealed class ProcessRef<T> : IEquatable<ProcessRef<T>>, IOnDeserialized
     }
 
     /// <summary>
+    /// Links <paramref name="thread"/> to the process, as Erlang's <c>link</c> across nodes: when the process ends
+    /// abnormally (a fault, a stop, its silo leaving the cluster, or no process holding the name), the thread is
+    /// stopped with the <see cref="ProcessDown"/> as the reason; when the thread ends abnormally (a fault, a stop), the
+    /// process is stopped, after the messages this silo sent it before, and its monitors read why. A normal end on
+    /// either side ends the link and stops nobody.
+    /// </summary>
+    /// <param name="thread">The thread to link, of this silo's (or client's) scheduler or any other.</param>
+    /// <returns>The link; <see cref="ProcessLink.Remove"/> takes it back.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="thread"/> is null.</exception>
+    /// <remarks>
+    /// A link is set by a monitor: it never blocks and never starts a process. A process that holds the name only after
+    /// the link was set (a later incarnation of a kind) is not linked. A remote link does not honour
+    /// <see cref="GreenThreadWatching.TrapExits"/>; to hear of the process's end instead, monitor it.
+    /// </remarks>
+    public ProcessLink Link(GreenThread thread)
+    {
+        ArgumentNullException.ThrowIfNull(thread);
+        return ProcessLink.Create(Node, _name, thread);
+    }
+
+    /// <summary>
     /// Monitors the process, as Erlang's <c>monitor(process, {Name, Node})</c>: <paramref name="target"/> gets one
     /// <see cref="ProcessDown"/> when the process ends, when the silo it runs on leaves the cluster, or at once if no
     /// process holds the name.

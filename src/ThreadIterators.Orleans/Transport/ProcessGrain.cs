@@ -67,6 +67,17 @@ internal sealed class ProcessGrain : Grain, IProcessGrain, IProcessActivation
             return Task.FromResult(new DeliveryReceipt { Status = DeliveryStatus.Retry });
         }
 
+        // A linked thread's end is for the process that held the name when the thread linked: one this batch starts
+        // is another, as a new pid is in Erlang, and is not stopped by it.
+        var fresh = _process is null || _process.Ended.IsCompleted;
+        if (fresh && Array.TrueForAll(batch.Messages, m => m is LinkedExit))
+        {
+            // Only the end of a linked thread, for a process that has ended already: there is nothing to stop, and no
+            // process of the name's kind is started to be stopped.
+            _nextSequence[batch.Link] = Math.Max(_nextSequence.GetValueOrDefault(batch.Link), batch.FirstSequence + batch.Messages.Length);
+            return Task.FromResult(new DeliveryReceipt { Status = DeliveryStatus.Delivered });
+        }
+
         if ((_process is null || _process.Ended.IsCompleted) && !StartIncarnation())
         {
             // No process, and none to start: the name is no process's, and the activation need not stay.
@@ -90,7 +101,19 @@ internal sealed class ProcessGrain : Grain, IProcessGrain, IProcessActivation
             bool taken;
             try
             {
-                taken = process.TryDeliver(messages[i]);
+                if (messages[i] is LinkedExit exit)
+                {
+                    if (!fresh)
+                    {
+                        process.StopByLink(exit.Detail);
+                    }
+
+                    taken = true;
+                }
+                else
+                {
+                    taken = process.TryDeliver(messages[i]);
+                }
             }
             catch (InvalidOperationException)
             {
