@@ -45,6 +45,7 @@ public sealed class ClusterFixture : IAsyncLifetime
             options.LinkSweepPeriod = Timeout.InfiniteTimeSpan;
             options.AddProcess<long>("count", Count);
             options.AddProcess<DoubleRequest>("double", Doubler);
+            options.AddProcess<long>("fragile", Fragile);
         }));
         // The cluster's client (outside the silos) sends, asks and monitors through ThreadIterators too.
         builder.ConfigureClient(client => client.AddThreadIterators(options => options.Scheduler = new SchedulerOptions { WorkerCount = 1 }));
@@ -73,6 +74,20 @@ public sealed class ClusterFixture : IAsyncLifetime
     }
 
     /// <summary>A process of the "count" kind: records every message it receives, in order, until it receives -1.</summary>
+    /// <summary>A process that records where it started, and throws at a negative number.</summary>
+    private static IEnumerable<Event> Fragile(string name, Mailbox<long> inbox)
+    {
+        Counted.GetOrAdd(name, _ => new CountedProcess()).Starts.Add(GreenThread.Current!.Scheduler);
+        while (true)
+        {
+            yield return inbox.Recv();
+            if (inbox.Recv().Value < 0)
+            {
+                throw new InvalidOperationException($"{name} was told to crash");
+            }
+        }
+    }
+
     private static IEnumerable<Event> Count(string name, Mailbox<long> inbox)
     {
         var record = Counted.GetOrAdd(name, _ => new CountedProcess());

@@ -1,6 +1,7 @@
 using System;
 using System.Collections.Generic;
 using System.Threading.Tasks;
+using Orleans.Runtime;
 
 namespace ThreadIterators.Orleans;
 
@@ -53,6 +54,31 @@ public sealed class ClusterProcesses
         ArgumentNullException.ThrowIfNull(body);
         _node.CheckMessageType(typeof(T));
         return _node.SpawnAsync(name, body);
+    }
+
+    /// <summary>
+    /// Starts a process of the name's kind on <paramref name="silo"/>, unless a process holds the name already, as
+    /// Erlang's <c>spawn(Node, ...)</c> does for a body the node knows: the kind must be registered on that silo
+    /// (<see cref="ThreadIteratorsClusterOptions.AddProcess{T}"/>). Returns the handle either way. With
+    /// <see cref="ProcessRef{T}.Link"/>, a local supervisor's child can stand for a process on another silo: it starts
+    /// the process, links to itself, and waits; the process's crash stops it, and its restart starts the process again.
+    /// </summary>
+    /// <typeparam name="T">The type of message the process takes.</typeparam>
+    /// <param name="name">The process's name, <c>kind/key</c>.</param>
+    /// <param name="silo">The silo to start it on: one of the cluster's (Orleans' <c>IClusterMembershipService</c> lists them).</param>
+    /// <returns>The process's handle, once it runs.</returns>
+    /// <exception cref="ArgumentException">The name is not one, or <typeparamref name="T"/> cannot be serialized.</exception>
+    /// <exception cref="ArgumentNullException"><paramref name="silo"/> is null.</exception>
+    /// <exception cref="InvalidOperationException">
+    /// No process holds the name and the silo has no such kind, or it is stopping. A name whose grain is still active
+    /// elsewhere (its last process has just ended) starts there instead.
+    /// </exception>
+    public Task<ProcessRef<T>> StartAsync<T>(string name, SiloAddress silo)
+    {
+        ProcessNode.CheckName(name);
+        ArgumentNullException.ThrowIfNull(silo);
+        _node.CheckMessageType(typeof(T));
+        return _node.StartOnAsync<T>(name, silo);
     }
 
     /// <inheritdoc/>

@@ -9,6 +9,7 @@ using Microsoft.Extensions.Options;
 using Orleans;
 using Orleans.Configuration;
 using Orleans.Runtime;
+using Orleans.Runtime.Placement;
 using Orleans.Serialization;
 
 namespace ThreadIterators.Orleans;
@@ -374,6 +375,31 @@ internal sealed partial class ProcessNode : IDisposable
         }
 
         return new ProcessRef<T>(name, this);
+    }
+
+    /// <summary>
+    /// Starts a process of the name's kind on <paramref name="silo"/>, unless one holds the name: the name's grain is
+    /// activated there by a placement hint, and starts the kind's body (<see cref="ProcessGrain.Start"/>). A name whose
+    /// activation exists already starts where that is.
+    /// </summary>
+    internal async Task<ProcessRef<T>> StartOnAsync<T>(string name, SiloAddress silo)
+    {
+        bool started;
+        try
+        {
+            // The hint rides in this call's request context, which this async method's caller does not see.
+            RequestContext.Set(IPlacementDirector.PlacementHintKey, silo);
+            started = await _grains.GetGrain<IProcessGrain>(name).Start().ConfigureAwait(false);
+        }
+        finally
+        {
+            RequestContext.Remove(IPlacementDirector.PlacementHintKey);
+        }
+
+        return started
+            ? new ProcessRef<T>(name, this)
+            : throw new InvalidOperationException(
+                $"Process \"{name}\" could not be started on silo {silo}: no process holds the name, and that silo has no kind \"{ProcessKind.Of(name)}\" registered (AddProcess), or is stopping.");
     }
 
     internal static void CheckName(string name)

@@ -27,6 +27,14 @@ internal interface IProcessGrain : IGrainWithStringKey
     Task<ClaimOutcome> Claim(Guid ticket, SiloAddress spawner);
 
     /// <summary>
+    /// Starts a process of the name's kind in this activation, unless one runs in it already. False if the kind is not
+    /// registered on this activation's silo, or the silo is stopping. The caller places a new activation with a
+    /// placement hint (<see cref="ProcessNode.StartOnAsync{T}"/>).
+    /// </summary>
+    [Alias("Start")]
+    Task<bool> Start();
+
+    /// <summary>
     /// Watches the process for <paramref name="watcher"/>'s monitor <paramref name="monitor"/>: answers the silo it
     /// runs on, or that none runs (without starting one).
     /// </summary>

@@ -264,6 +264,23 @@ internal sealed class ProcessGrain : Grain, IProcessGrain, IProcessActivation
         _monitors.Clear();
     }
 
+    public Task<bool> Start()
+    {
+        if (_process is { Ended.IsCompleted: false })
+        {
+            return Task.FromResult(true);
+        }
+
+        if (_node.IsStopping || !StartIncarnation())
+        {
+            // Nothing to start here: the activation need not stay.
+            DeactivateOnIdle();
+            return Task.FromResult(false);
+        }
+
+        return Task.FromResult(true);
+    }
+
     /// <summary>Starts a process for the name, from the spawn waiting on this silo or the name's kind; false if neither.</summary>
     private bool StartIncarnation()
     {
