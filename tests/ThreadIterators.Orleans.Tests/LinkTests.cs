@@ -1,5 +1,8 @@
 using System;
+using System.Collections.Concurrent;
 using System.Collections.Generic;
+using System.Linq;
+using System.Threading;
 using System.Threading.Tasks;
 
 namespace ThreadIterators.Orleans.Tests;
@@ -28,19 +31,41 @@ public sealed class LinkTests(ClusterFixture fixture)
     }
 
     [Fact]
-    public async Task AThreadThatFaults_StopsTheProcessLinkedToIt_AfterTheMessagesItSentBefore_AndItsMonitorsReadWhy()
+    public async Task AThreadThatFaults_StopsTheProcessLinkedToIt_AfterTheMessagesItSentBeforeReachedItsInbox_AndItsMonitorsReadWhy()
     {
         var name = $"linked/{Guid.NewGuid():N}";
-        var received = new List<int>();
+        var received = 0;
+        var queuedAtEnd = 0;
+        var otherDeadLetters = new ConcurrentQueue<string>();
+        Mailbox<int>? collectorInbox = null;
         IEnumerable<Event> Collector(Mailbox<int> inbox)
         {
+            collectorInbox = inbox;
             while (true)
             {
                 yield return inbox.Recv();
-                received.Add(inbox.Recv().Value);
+                Interlocked.Increment(ref received);
             }
         }
 
+        // The exit follows the messages: each of them was in the inbox before it, taken by the collector or left there
+        // as it was stopped (a dead letter, queued when its receiver ended), none refused as sent after its end.
+        void OnDeadLetter(object? sender, DeadLetterEventArgs e)
+        {
+            if (ReferenceEquals(e.Mailbox, collectorInbox))
+            {
+                if (e.Reason == DeadLetterReason.QueuedWhenReceiverEnded)
+                {
+                    Interlocked.Increment(ref queuedAtEnd);
+                }
+                else
+                {
+                    otherDeadLetters.Enqueue($"{e.Message}: {e.Reason}");
+                }
+            }
+        }
+
+        fixture.Second.Scheduler.DeadLetter += OnDeadLetter;
         await fixture.Second.SpawnAsync<int>(name, Collector);
         var target = fixture.First.Get<int>(name);
         var downs = new Mailbox<ProcessDown>();
@@ -76,7 +101,10 @@ public sealed class LinkTests(ClusterFixture fixture)
         Assert.Equal(ProcessExitReason.Stopped, down.Reason);
         Assert.Contains("the crasher crashed", down.Detail, StringComparison.Ordinal);
         Assert.Contains("crasher", down.Detail, StringComparison.Ordinal);
-        Assert.Equal(100, received.Count);
+        await LifetimeTests.WaitUntil(() => Volatile.Read(ref received) + Volatile.Read(ref queuedAtEnd) >= 100);
+        fixture.Second.Scheduler.DeadLetter -= OnDeadLetter;
+        Assert.Equal(100, Volatile.Read(ref received) + Volatile.Read(ref queuedAtEnd));
+        Assert.True(otherDeadLetters.IsEmpty, string.Join("; ", otherDeadLetters));
         Assert.True(link.HasFired);
         await Assert.ThrowsAsync<InvalidOperationException>(() => crasher.AsTask().WaitAsync(Generous));
     }
@@ -123,6 +151,34 @@ public sealed class LinkTests(ClusterFixture fixture)
         Assert.Equal(ThreadOutcome.Canceled, thread.Outcome);
         Assert.Contains(nameof(ProcessExitReason.NoProcess), thread.Exception?.Message ?? string.Empty, StringComparison.Ordinal);
         Assert.True(link.HasFired);
+    }
+
+    [Fact]
+    public async Task ALinkedThreadsExit_StopsOnlyTheIncarnationItWasLinkedTo()
+    {
+        var name = $"linked/{Guid.NewGuid():N}";
+        await fixture.Second.SpawnAsync<int>(name, EndsAsTold);
+        var downs = new Mailbox<ProcessDown>();
+        var monitor = fixture.First.Get<int>(name).Monitor(downs);
+        await LifetimeTests.WaitUntil(() => monitor.HasFired || fixture.First.Node().Monitors.HostOf(monitor) is not null);
+        var incarnation = fixture.First.Node().Monitors.IncarnationOf(monitor);
+        Assert.NotEqual(Guid.Empty, incarnation);
+
+        // An exit for another incarnation is taken, and stops nothing; one for this incarnation stops it.
+        fixture.First.Node().SendExit(name, new LinkedExit { Detail = "for an earlier process", Incarnation = Guid.NewGuid() });
+        fixture.First.Node().SendExit(name, new LinkedExit { Detail = "for this process", Incarnation = incarnation });
+        await LifetimeTests.WaitUntil(() => monitor.HasFired);
+        var heard = new TaskCompletionSource<ProcessDown>(TaskCreationOptions.RunContinuationsAsynchronously);
+        IEnumerable<Event> Watcher()
+        {
+            yield return downs.Recv();
+            heard.TrySetResult(downs.Recv().Value);
+        }
+
+        fixture.First.Scheduler.Spawn(Watcher(), "watcher");
+        var down = await heard.Task.WaitAsync(Generous);
+        Assert.Equal(ProcessExitReason.Stopped, down.Reason);
+        Assert.Equal("for this process", down.Detail);
     }
 
     /// <summary>A process that ends when told: 0 returns, anything else throws.</summary>

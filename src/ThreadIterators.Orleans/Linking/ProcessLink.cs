@@ -1,6 +1,5 @@
 using System;
 using System.Threading;
-using System.Threading.Tasks;
 
 namespace ThreadIterators.Orleans;
 
@@ -13,8 +12,8 @@ namespace ThreadIterators.Orleans;
 /// </summary>
 /// <remarks>
 /// The steps, each written once, here: the link sets a monitor on the process, whose <see cref="ProcessDown"/> comes
-/// to <see cref="ProcessGone"/>; and it waits for the thread's end (<see cref="GreenThread.AsTask"/>), which comes to
-/// <see cref="ThreadEnded"/>. Whichever comes first takes the link (<see cref="_state"/>) and acts; the other then
+/// to <see cref="ProcessGone"/>; and it watches the thread, whose <see cref="ThreadExit"/> comes to
+/// <see cref="ThreadEnded"/> on its ending worker. Whichever comes first takes the link (<see cref="_state"/>) and acts; the other then
 /// finds it taken. A stop of the process travels through the silo's link to it as a <c>LinkedExit</c>, after the
 /// messages this silo sent it before. Unlike a local link, a remote link does not honour
 /// <see cref="GreenThreadWatching.TrapExits"/>: a thread that wants to hear of the process's end instead uses
@@ -28,6 +27,7 @@ public sealed class ProcessLink
 
     private readonly ProcessNode _node;
     private ProcessMonitor? _monitor;
+    private ThreadWatch? _watch;
     private int _state;
 
     private ProcessLink(ProcessNode node, string name, GreenThread thread)
@@ -61,6 +61,7 @@ public sealed class ProcessLink
         }
 
         Volatile.Read(ref _monitor)?.Remove();
+        Volatile.Read(ref _watch)?.Remove();
         return true;
     }
 
@@ -68,18 +69,23 @@ public sealed class ProcessLink
     public override string ToString() =>
         $"link of {Thread} to process \"{Name}\" ({Volatile.Read(ref _state) switch { Active => "active", Removed => "removed", _ => "fired" }})";
 
-    /// <summary>Links <paramref name="thread"/> to process <paramref name="name"/>: sets the monitor, then waits for the thread's end.</summary>
+    /// <summary>
+    /// Links <paramref name="thread"/> to process <paramref name="name"/>: sets the monitor, then watches the thread,
+    /// whose end is heard on its ending worker, as it is published: before a supervisor watching the same thread can
+    /// restart it, so a restarted child's start follows this thread's exit on the link.
+    /// </summary>
     internal static ProcessLink Create(ProcessNode node, string name, GreenThread thread)
     {
         var link = new ProcessLink(node, name, thread);
-        var monitor = node.Monitors.Add(name, new ProcessLinkTarget(link));
-        Volatile.Write(ref link._monitor, monitor);
-        if (Volatile.Read(ref link._state) == Removed)
+        Volatile.Write(ref link._monitor, node.Monitors.Add(name, new ProcessLinkTarget(link)));
+        Volatile.Write(ref link._watch, thread.Watch(new ProcessLinkEndTarget(link)));
+        if (Volatile.Read(ref link._state) != Active)
         {
-            monitor.Remove();
+            // Removed, or fired, as it was being made: what it set goes.
+            link._monitor?.Remove();
+            link._watch?.Remove();
         }
 
-        _ = thread.AsTask().ContinueWith(static (_, state) => ((ProcessLink)state!).ThreadEnded(), link, CancellationToken.None, TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
         return link;
     }
 
@@ -95,10 +101,15 @@ public sealed class ProcessLink
         {
             Thread.Stop(down);
         }
+        else
+        {
+            // The thread lives on: nothing of the link stays with it.
+            Volatile.Read(ref _watch)?.Remove();
+        }
     }
 
     /// <summary>The thread ended: an abnormal end stops the process; any end removes the monitor.</summary>
-    private void ThreadEnded()
+    internal void ThreadEnded(ThreadExit exit)
     {
         if (Interlocked.CompareExchange(ref _state, Fired, Active) != Active)
         {
@@ -106,10 +117,14 @@ public sealed class ProcessLink
         }
 
         Volatile.Read(ref _monitor)?.Remove();
-        if (Thread.Outcome is ThreadOutcome.Faulted or ThreadOutcome.Canceled)
+        if (exit.IsAbnormal)
         {
-            var cause = Thread.Exception is { } fault ? $": {fault.GetType().FullName}: {fault.Message}" : string.Empty;
-            _node.SendExit(Name, new LinkedExit { Detail = $"stopped by its link to {Thread} on {_node}, which ended {Thread.Outcome}{cause}" });
+            var cause = exit.Exception is { } fault ? $": {fault.GetType().FullName}: {fault.Message}" : string.Empty;
+            _node.SendExit(Name, new LinkedExit
+            {
+                Detail = $"stopped by its link to {Thread} on {_node}, which ended {exit.Outcome}{cause}",
+                Incarnation = Volatile.Read(ref _monitor) is { } monitor ? _node.Monitors.IncarnationOf(monitor) : Guid.Empty,
+            });
         }
     }
 }

@@ -87,6 +87,15 @@ internal sealed partial class MonitorTable
     }
 
     /// <summary>Gets the silo a monitor's process runs on, once its grain has answered; for tests.</summary>
+    /// <summary>Gets the incarnation the monitor watches, or empty if the process's grain has not answered yet.</summary>
+    internal Guid IncarnationOf(ProcessMonitor monitor)
+    {
+        lock (_gate)
+        {
+            return monitor.Incarnation;
+        }
+    }
+
     internal SiloAddress? HostOf(ProcessMonitor monitor)
     {
         lock (_gate)
@@ -177,6 +186,7 @@ internal sealed partial class MonitorTable
         lock (_gate)
         {
             monitor.Host = reply.Silo;
+            monitor.Incarnation = reply.Incarnation;
             dead = reply.Silo is not null && _dead.Contains(reply.Silo);
         }
 

@@ -39,6 +39,9 @@ public sealed class ProcessMonitor
     /// <summary>Gets or sets the silo the process runs on, once the process's grain has answered the monitor.</summary>
     internal SiloAddress? Host { get; set; }
 
+    /// <summary>Gets or sets the incarnation of the process watched, once the process's grain has answered; under the table's lock.</summary>
+    internal Guid Incarnation { get; set; }
+
     private const int Live = 0;
     private const int Fired = 1;
     private const int Removed = 2;

@@ -71,7 +71,9 @@ public sealed class ClusterProcesses
     /// <exception cref="ArgumentNullException"><paramref name="silo"/> is null.</exception>
     /// <exception cref="InvalidOperationException">
     /// No process holds the name and the silo has no such kind, or it is stopping. A name whose grain is still active
-    /// elsewhere (its last process has just ended) starts there instead.
+    /// elsewhere (its last process has just ended) starts there instead, and a silo that is not an active member of the
+    /// cluster is not used (Orleans places the name by its own rule). The start waits for this silo's earlier messages to
+    /// the name to be carried first.
     /// </exception>
     public Task<ProcessRef<T>> StartAsync<T>(string name, SiloAddress silo)
     {

@@ -36,17 +36,23 @@ internal abstract class LocalProcess
     /// <summary>Gets the fault's type and message, or the stop's reason; read once <see cref="Ended"/> has completed.</summary>
     internal string? ExitDetail { get; private set; }
 
-    /// <summary>Records how the process ended and completes <see cref="Ended"/>; the ending thread's worker.</summary>
     /// <summary>Gets why the process was stopped by a link (<see cref="StopByLink"/>), or null.</summary>
     internal string? StopDetail { get; private set; }
 
     /// <summary>Stops the process because a thread linked to it ended abnormally; its monitors read <paramref name="detail"/>.</summary>
     internal void StopByLink(string detail)
     {
+        // Set before the stop, which the thread's end may follow at once on another worker; taken back if a stop was
+        // under way already (the silo's, a move's), which keeps its own reason.
+        var previous = StopDetail;
         StopDetail = detail;
-        Thread.Stop(detail);
+        if (!Thread.Stop(detail))
+        {
+            StopDetail = previous;
+        }
     }
 
+    /// <summary>Records how the process ended and completes <see cref="Ended"/>; the ending thread's worker.</summary>
     internal void End(ProcessExitReason reason, string? detail)
     {
         ExitReason = reason;

@@ -180,7 +180,11 @@ internal sealed partial class ProcessNode : IDisposable
         _links.TryGetValue(name, out var link);
         if (_running.TryGetValue(name, out var local) && (link is null || link.IsIdle))
         {
-            local.StopByLink(exit.Detail);
+            if (exit.IsFor(local))
+            {
+                local.StopByLink(exit.Detail);
+            }
+
             return;
         }
 
@@ -384,6 +388,13 @@ internal sealed partial class ProcessNode : IDisposable
     /// </summary>
     internal async Task<ProcessRef<T>> StartOnAsync<T>(string name, SiloAddress silo)
     {
+        // What this silo sent the name before (a linked thread's exit, say) reaches it first: a start that overtook a
+        // restarted child's old exit would find the old process, link to it, and lose it to that exit.
+        if (_links.TryGetValue(name, out var link))
+        {
+            await link.WhenAllCarried().ConfigureAwait(false);
+        }
+
         bool started;
         try
         {

@@ -1,3 +1,4 @@
+using System;
 using Orleans;
 
 namespace ThreadIterators.Orleans;
@@ -14,6 +15,16 @@ internal sealed class LinkedExit
     /// <summary>Gets or sets what ended, and how, as the process's monitors will read it.</summary>
     [Id(0)]
     public string Detail { get; set; } = string.Empty;
+
+    /// <summary>
+    /// Gets or sets the incarnation of the process the thread was linked to, as its monitor's reply named it; empty
+    /// if the thread ended before that reply came, when the exit is for whichever process holds the name.
+    /// </summary>
+    [Id(1)]
+    public Guid Incarnation { get; set; }
+
+    /// <summary>Whether this exit is for <paramref name="process"/>: not for a later process under the same name.</summary>
+    internal bool IsFor(LocalProcess process) => Incarnation == Guid.Empty || Incarnation == process.Incarnation;
 
     public override string ToString() => Detail;
 }

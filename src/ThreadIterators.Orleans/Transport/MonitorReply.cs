@@ -1,3 +1,4 @@
+using System;
 using Orleans;
 using Orleans.Runtime;
 
@@ -13,4 +14,8 @@ internal sealed class MonitorReply
 
     [Id(1)]
     public SiloAddress? Silo { get; set; }
+
+    /// <summary>Gets or sets the incarnation of the process watched, so that a link's exit stops that one only.</summary>
+    [Id(2)]
+    public Guid Incarnation { get; set; }
 }

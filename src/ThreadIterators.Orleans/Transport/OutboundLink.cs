@@ -100,6 +100,18 @@ internal sealed partial class OutboundLink
         return true;
     }
 
+    /// <summary>Gets a task that completes once everything queued on the link so far has been carried.</summary>
+    internal Task WhenAllCarried()
+    {
+        long position;
+        lock (_gate)
+        {
+            position = _enqueued;
+        }
+
+        return WhenCarried(position);
+    }
+
     /// <summary>
     /// Gets a task that completes once the message at <paramref name="position"/> has been carried: taken, refused,
     /// or given up as a dead letter.
@@ -288,7 +300,12 @@ internal sealed partial class OutboundLink
         switch (receipt.Status)
         {
             case DeliveryStatus.Delivered:
-                _incarnation = receipt.Incarnation;
+                // A receipt for exits alone, taken by no process, names none: the link keeps the one it knew.
+                if (receipt.Incarnation != Guid.Empty)
+                {
+                    _incarnation = receipt.Incarnation;
+                }
+
                 if (receipt.Refused is { } refused)
                 {
                     LogRefused(_node.Logger, refused.Length, _name, receipt.MessageType);

@@ -72,9 +72,14 @@ internal sealed class ProcessGrain : Grain, IProcessGrain, IProcessActivation
         var fresh = _process is null || _process.Ended.IsCompleted;
         if (fresh && Array.TrueForAll(batch.Messages, m => m is LinkedExit))
         {
-            // Only the end of a linked thread, for a process that has ended already: there is nothing to stop, and no
-            // process of the name's kind is started to be stopped.
+            // Only the end of a linked thread, for a process that has ended already: there is nothing to stop, no
+            // process of the name's kind is started to be stopped, and the activation need not stay.
             _nextSequence[batch.Link] = Math.Max(_nextSequence.GetValueOrDefault(batch.Link), batch.FirstSequence + batch.Messages.Length);
+            if (_process is null)
+            {
+                DeactivateOnIdle();
+            }
+
             return Task.FromResult(new DeliveryReceipt { Status = DeliveryStatus.Delivered });
         }
 
@@ -103,7 +108,7 @@ internal sealed class ProcessGrain : Grain, IProcessGrain, IProcessActivation
             {
                 if (messages[i] is LinkedExit exit)
                 {
-                    if (!fresh)
+                    if (!fresh && exit.IsFor(process))
                     {
                         process.StopByLink(exit.Detail);
                     }
@@ -209,7 +214,7 @@ internal sealed class ProcessGrain : Grain, IProcessGrain, IProcessActivation
         }
 
         _monitors[monitor] = watcher;
-        return Task.FromResult(new MonitorReply { Running = true, Silo = _node.SiloAddress });
+        return Task.FromResult(new MonitorReply { Running = true, Silo = _node.SiloAddress, Incarnation = _process.Incarnation });
     }
 
     public Task Demonitor(Guid monitor)

@@ -248,8 +248,24 @@ internal sealed class PendingReply<T> : TimerEntry, IMessageTarget<ThreadExit>, 
 
     /// <summary>Names the ask in messages: who asked whom.</summary>
     internal string Describe() => Forwarded is { } forwarded
-        ? $"{(Caller is null ? "An async caller" : Caller.ToString())} asking {forwarded.Destination} (through {Target})"
+        ? $"{(Caller is null ? "An async caller" : Caller.ToString())} asking {DestinationOf(forwarded)} (through {Target})"
         : $"{(Caller is null ? "An async caller" : Caller.ToString())} asking {Target}{(Server is { } server ? $" (served by {server})" : string.Empty)}";
+
+    /// <summary>
+    /// The request's destination: user code, read as a timeout's or a stop's error is made, which must not leave the
+    /// ask undecided by throwing.
+    /// </summary>
+    private static string DestinationOf(IForwardedRequest forwarded)
+    {
+        try
+        {
+            return forwarded.Destination;
+        }
+        catch (Exception exception) when (exception is not OutOfMemoryException)
+        {
+            return $"{forwarded.GetType().Name} (whose Destination threw {exception.GetType().Name}: {exception.Message})";
+        }
+    }
 
     /// <inheritdoc/>
     public override string ToString() => $"the deadline of {Describe()}";
