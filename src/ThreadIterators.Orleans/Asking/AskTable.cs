@@ -41,14 +41,14 @@ internal sealed class AskTable
     private readonly ConcurrentDictionary<object, PendingAsk> _byRequest = new(ReferenceEqualityComparer.Instance);
     private readonly Dictionary<string, AskWatch> _watches = new(StringComparer.Ordinal);
     private readonly object _gate = new();
-    private readonly AskWatchTarget _target;
+    private readonly CallbackTarget<ProcessDown> _target;
     private Mailbox<PendingAsk>? _requests;
     private int _pruneAt = PruneFloor;
 
     internal AskTable(ProcessNode node)
     {
         _node = node;
-        _target = new AskWatchTarget(this);
+        _target = new CallbackTarget<ProcessDown>(ProcessGone, static () => "the asks waiting across the cluster");
     }
 
     /// <summary>Gets how many asks are kept, waiting for an answer or for their process's end.</summary>

@@ -77,8 +77,8 @@ public sealed class ProcessLink
     internal static ProcessLink Create(ProcessNode node, string name, GreenThread thread)
     {
         var link = new ProcessLink(node, name, thread);
-        Volatile.Write(ref link._monitor, node.Monitors.Add(name, new ProcessLinkTarget(link)));
-        Volatile.Write(ref link._watch, thread.Watch(new ProcessLinkEndTarget(link)));
+        Volatile.Write(ref link._monitor, node.Monitors.Add(name, new CallbackTarget<ProcessDown>(link.ProcessGone, link.ToString)));
+        Volatile.Write(ref link._watch, thread.Watch(new CallbackTarget<ThreadExit>(link.ThreadEnded, link.ToString)));
         if (Volatile.Read(ref link._state) != Active)
         {
             // Removed, or fired, as it was being made: what it set goes.
