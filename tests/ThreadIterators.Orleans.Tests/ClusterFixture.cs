@@ -23,6 +23,9 @@ public sealed class ClusterFixture : IAsyncLifetime
     /// <summary>The largest message body the cluster carries: small, so that a test can send one too large.</summary>
     public const int MaxMessageBytes = 1_000_000;
 
+    /// <summary>The silos' put window (ThreadIteratorsClusterOptions.PutWindow).</summary>
+    public const int PutWindow = 16;
+
     public InProcessTestCluster Cluster { get; private set; } = null!;
 
     public ClusterProcesses First => Processes(0);
@@ -43,6 +46,12 @@ public sealed class ClusterFixture : IAsyncLifetime
 
             // The link sweep test sweeps by hand.
             options.LinkSweepPeriod = Timeout.InfiniteTimeSpan;
+
+            // Small, so that the put tests see a producer park after a few messages.
+            options.PutWindow = PutWindow;
+
+            // Short, so that a batch that finds a bounded inbox full soon comes back with the rest pending, and is sent again.
+            options.RoomPatience = TimeSpan.FromMilliseconds(20);
             options.AddProcess<long>("count", Count);
             options.AddProcess<DoubleRequest>("double", Doubler);
             options.AddProcess<long>("fragile", Fragile);

@@ -22,7 +22,7 @@ public static class ThreadIteratorsClientBuilderExtensions
     /// <param name="configure">Sets the scheduler's options; may be null. A client registers no kinds of process.</param>
     /// <returns>The builder.</returns>
     /// <remarks>
-    /// The cluster's processes run on silos: <see cref="ClusterProcesses.SpawnAsync{T}"/> fails on a client. A
+    /// The cluster's processes run on silos: <see cref="ClusterProcesses.SpawnAsync{T}(string, System.Func{Mailbox{T}, System.Collections.Generic.IEnumerable{Event}})"/> fails on a client. A
     /// <see cref="ProcessRef{T}"/> that reaches the client (a grain's answer, a message) sends through it. A client is
     /// not a member of the cluster and does not read its membership: its monitors hear a process end, but not that the
     /// silo the process ran on left the cluster (a silo's monitors hear <see cref="ProcessExitReason.NodeDown"/>); its

@@ -53,13 +53,37 @@ public sealed class ClusterProcesses
         ProcessNode.CheckName(name);
         ArgumentNullException.ThrowIfNull(body);
         _node.CheckMessageType(typeof(T));
-        return _node.SpawnAsync(name, body);
+        return _node.SpawnAsync(name, capacity: null, body);
+    }
+
+    /// <summary>
+    /// Spawns a process under <paramref name="name"/> on this silo whose inbox holds at most
+    /// <paramref name="capacity"/> messages: a message that finds it full is taken only when there is room, so senders
+    /// that put (<see cref="ProcessRef{T}.Put"/>) wait for the process. Otherwise as
+    /// <see cref="SpawnAsync{T}(string, Func{Mailbox{T}, IEnumerable{Event}})"/>.
+    /// </summary>
+    /// <typeparam name="T">The type of message the process receives.</typeparam>
+    /// <param name="name">The name, <c>kind/key</c> or a kind alone.</param>
+    /// <param name="capacity">The most messages its inbox holds; at least 1.</param>
+    /// <param name="body">Makes the process's body from its inbox.</param>
+    /// <returns>A task with the process's handle.</returns>
+    /// <exception cref="ArgumentException"><paramref name="name"/> is empty, or Orleans cannot serialize <typeparamref name="T"/>.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="capacity"/> is less than 1.</exception>
+    /// <exception cref="ArgumentNullException">An argument is null.</exception>
+    /// <exception cref="InvalidOperationException">Another process holds the name (the task faults with it).</exception>
+    public Task<ProcessRef<T>> SpawnAsync<T>(string name, int capacity, Func<Mailbox<T>, IEnumerable<Event>> body)
+    {
+        ProcessNode.CheckName(name);
+        ArgumentOutOfRangeException.ThrowIfLessThan(capacity, 1);
+        ArgumentNullException.ThrowIfNull(body);
+        _node.CheckMessageType(typeof(T));
+        return _node.SpawnAsync(name, capacity, body);
     }
 
     /// <summary>
     /// Starts a process of the name's kind on <paramref name="silo"/>, unless a process holds the name already, as
     /// Erlang's <c>spawn(Node, ...)</c> does for a body the node knows: the kind must be registered on that silo
-    /// (<see cref="ThreadIteratorsClusterOptions.AddProcess{T}"/>). Returns the handle either way. With
+    /// (<see cref="ThreadIteratorsClusterOptions.AddProcess{T}(string, Func{string, Mailbox{T}, IEnumerable{Event}})"/>). Returns the handle either way. With
     /// <see cref="ProcessRef{T}.Link"/>, a local supervisor's child can stand for a process on another silo: it starts
     /// the process, links to itself, and waits; the process's crash stops it, and its restart starts the process again.
     /// </summary>

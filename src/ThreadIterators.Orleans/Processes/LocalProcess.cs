@@ -1,4 +1,5 @@
 using System;
+using System.Threading;
 using System.Threading.Tasks;
 
 namespace ThreadIterators.Orleans;
@@ -62,6 +63,16 @@ internal abstract class LocalProcess
 
     internal abstract Type MessageType { get; }
 
-    /// <summary>Puts a message that came over the wire into the inbox; false if it is not of the inbox's type.</summary>
-    internal abstract bool TryDeliver(object? message);
+    /// <summary>
+    /// Puts a message that came over the wire into the inbox, if it is of the inbox's type and, for a bounded inbox,
+    /// there is room; never blocks. Any thread.
+    /// </summary>
+    internal abstract InboxOutcome TryDeliver(object? message);
+
+    /// <summary>
+    /// Puts a message of the inbox's type into the bounded inbox once there is room; a message the inbox refuses (the
+    /// process ended) is a dead letter here. Canceled by <paramref name="cancellationToken"/> with the message not
+    /// taken. The activation's turn.
+    /// </summary>
+    internal abstract Task DeliverWhenRoomAsync(object? message, CancellationToken cancellationToken);
 }

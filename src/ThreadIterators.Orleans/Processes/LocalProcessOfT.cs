@@ -1,6 +1,9 @@
 using System;
 using System.Collections.Generic;
 using System.Runtime.ExceptionServices;
+using System.Threading;
+using System.Threading.Channels;
+using System.Threading.Tasks;
 
 namespace ThreadIterators.Orleans;
 
@@ -23,29 +26,45 @@ internal sealed class LocalProcess<T> : LocalProcess
     /// (a return, a fault, a stop), from its <c>finally</c> block; a fault goes on up and ends the thread as it would
     /// have, reported as any unobserved fault is.
     /// </summary>
-    internal static LocalProcess<T> Start(string name, Scheduler scheduler, IProcessActivation activation, Func<Mailbox<T>, IEnumerable<Event>> body)
+    internal static LocalProcess<T> Start(string name, int? capacity, Scheduler scheduler, IProcessActivation activation, Func<Mailbox<T>, IEnumerable<Event>> body)
     {
-        var inbox = new Mailbox<T>();
+        var inbox = capacity is { } bound ? new Mailbox<T>(bound, $"inbox of process \"{name}\"") : new Mailbox<T>();
         var process = new LocalProcess<T>(name, inbox);
         process._thread = scheduler.SpawnReceiver(inbox, Run(body(inbox) ?? throw new InvalidOperationException($"The body factory of process \"{name}\" returned null."), activation, process), name);
         return process;
     }
 
-    internal override bool TryDeliver(object? message)
+    internal override InboxOutcome TryDeliver(object? message)
     {
-        if (message is T typed)
+        if (message is not T && !(message is null && default(T) is null))
         {
-            Inbox.Send(typed);
-            return true;
+            return InboxOutcome.NotOfType;
         }
 
-        if (message is null && default(T) is null)
+        if (Inbox.Capacity is null)
         {
-            Inbox.Send(default!);
-            return true;
+            // Unbounded: never waits, from any thread.
+            Inbox.Send((T)message!);
+            return InboxOutcome.Taken;
         }
 
-        return false;
+        // Bounded: never blocks the caller (a grain's turn, a green thread); a full or completed inbox is for
+        // DeliverWhenRoomAsync.
+        return Inbox.TrySend((T)message!) ? InboxOutcome.Taken : InboxOutcome.Full;
+    }
+
+    internal override async Task DeliverWhenRoomAsync(object? message, CancellationToken cancellationToken)
+    {
+        try
+        {
+            await Inbox.SendAsync((T)message!, cancellationToken).ConfigureAwait(true);
+        }
+        catch (ChannelClosedException)
+        {
+            // Completed as its thread ended (or by its body): the message dies with the process, here, as one sent to
+            // an ended process's unbounded inbox does.
+            Thread.Scheduler.ReportDeadLetter(message, Inbox, Ended.IsCompleted ? DeadLetterReason.SentAfterReceiverEnded : DeadLetterReason.RefusedByTarget);
+        }
     }
 
     /// <inheritdoc/>

@@ -1,6 +1,6 @@
 namespace ThreadIterators.Orleans;
 
-/// <summary>A kind of process registered with <see cref="ThreadIteratorsClusterOptions.AddProcess{T}"/>: how to start one for a name.</summary>
+/// <summary>A kind of process registered with <see cref="ThreadIteratorsClusterOptions.AddProcess{T}(string, System.Func{string, Mailbox{T}, System.Collections.Generic.IEnumerable{Event}})"/>: how to start one for a name.</summary>
 internal abstract class ProcessKind
 {
     protected ProcessKind(string name) => Name = name;

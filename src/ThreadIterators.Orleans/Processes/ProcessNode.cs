@@ -21,15 +21,19 @@ namespace ThreadIterators.Orleans;
 /// <remarks>
 /// The steps of a send, each written once, here or in the type named:
 /// <list type="number">
-/// <item><b>Local.</b> If the process runs on this silo and the link to it has nothing queued or in flight, the
-/// message goes straight into its inbox (<see cref="Send{T}"/>): in-process cost, and no earlier send from here can
-/// still be behind it.</item>
-/// <item><b>Queue.</b> Otherwise it joins the link's queue (<see cref="OutboundLink.TryEnqueue"/>), numbered.</item>
+/// <item><b>Local.</b> If the process runs on this silo, the link to it has nothing queued or in flight, and its inbox
+/// has room (an unbounded one always has), the message goes straight into its inbox (<see cref="TryTakeHere{T}"/>):
+/// in-process cost, and no earlier send from here can still be behind it.</item>
+/// <item><b>Queue.</b> Otherwise it joins the link's queue (<see cref="OutboundLink.TryEnqueue"/>), numbered. A put
+/// (<see cref="Put{T}"/>) first takes a credit of the link's put window, parking its green thread while
+/// <see cref="ThreadIteratorsClusterOptions.PutWindow"/> put messages are on their way; a credit comes back as its
+/// message is carried.</item>
 /// <item><b>Carry.</b> The link carries its queue in one grain call at a time, in batches (<see cref="OutboundLink"/>):
 /// one call in flight per link is what keeps a sender's messages in order over Orleans, which does not order calls
 /// that are not awaited.</item>
 /// <item><b>Take.</b> The activation of the name (<see cref="ProcessGrain.Deliver"/>) starts the process if need be,
-/// skips numbers it has taken already (a retry), and puts the rest into the inbox.</item>
+/// skips numbers it has taken already (a retry), and puts the rest into the inbox. A bounded inbox takes them as it
+/// has room: the call waits a while, then answers with the rest pending, which the link sends again.</item>
 /// <item><b>Refuse.</b> What it cannot take comes back in the receipt, and becomes a dead letter here,
 /// <see cref="DeadLetterReason.Undeliverable"/>.</item>
 /// </list>
@@ -111,6 +115,18 @@ internal sealed partial class ProcessNode : IDisposable
 
     internal int MaxBatchSize => _options.MaxBatchSize;
 
+    internal int PutWindow => _options.PutWindow;
+
+    internal TimeSpan RoomPatience => _options.RoomPatience;
+
+    /// <summary>Gets how many receipts came back with messages pending, a full bounded inbox having kept them out; for tests.</summary>
+    internal int PendingReceipts => Volatile.Read(ref _pendingReceipts);
+
+    private int _pendingReceipts;
+
+    /// <summary>Counts a receipt with messages pending (<see cref="PendingReceipts"/>).</summary>
+    internal void CountPendingReceipt() => Interlocked.Increment(ref _pendingReceipts);
+
     /// <summary>Gets the largest message body the cluster carries (Orleans' MessagingOptions.MaxMessageBodySize).</summary>
     internal int MaxMessageBodySize { get; }
 
@@ -152,22 +168,76 @@ internal sealed partial class ProcessNode : IDisposable
     /// <returns>Where the message went, to wait until it is carried: the link and its position; no link if it went straight into a local inbox.</returns>
     internal (OutboundLink? Link, long Position) SendBoxed<T>(ProcessRef<T> target, T message, object? boxed)
     {
-        if ((typeof(T).IsAbstract || typeof(T) == typeof(object)) && message is not null)
-        {
-            // A handle of an open type checks each message's own type, so that one unserializable message fails at its
-            // send, naming its type, not in a batch with a thousand others.
-            CheckMessageType(message.GetType());
-        }
-
+        CheckOpenType(message);
         var name = target.Name;
         _links.TryGetValue(name, out var link);
-        if (_running.TryGetValue(name, out var local) && local is LocalProcess<T> process && (link is null || link.IsIdle))
+        if (TryTakeHere(name, link, message))
         {
-            process.Inbox.Send(message);
             return (null, 0);
         }
 
         return Enqueue(name, target, boxed ?? message, link);
+    }
+
+    /// <summary>
+    /// Gets the event a green thread yields to put a message to a process (<see cref="ProcessRef{T}.Put"/>): the steps
+    /// of a send, but a message that goes through the link first takes a credit of its put window.
+    /// </summary>
+    internal Event Put<T>(ProcessRef<T> target, T message)
+    {
+        if (GreenThread.Current is null)
+        {
+            throw new InvalidOperationException(
+                $"Put() to {target} was called outside a green thread, which cannot yield the event it returns; call Send instead, which never blocks.");
+        }
+
+        CheckOpenType(message);
+        return Event.Call(PutThroughLink(target, message));
+    }
+
+    private IEnumerable<Event> PutThroughLink<T>(ProcessRef<T> target, T message)
+    {
+        var name = target.Name;
+        _links.TryGetValue(name, out var link);
+        if (TryTakeHere(name, link, message))
+        {
+            yield break;
+        }
+
+        while (true)
+        {
+            link ??= _links.GetOrAdd(name, static (name, state) => state.Node.LinkToProcess(name, state.Target), (Node: this, Target: (object)target));
+            yield return link.Puts.Acquire();
+            if (link.TryEnqueue(message, out _, put: true))
+            {
+                yield break;
+            }
+
+            // Retired by the sweep while this put waited for its credit (it was carried, and the link then idle): the
+            // credit goes back, and the put starts again on the successor.
+            link.Puts.Release();
+            _links.TryRemove(new KeyValuePair<string, OutboundLink>(name, link));
+            link = null;
+        }
+    }
+
+    /// <summary>
+    /// Step 1 of a send: puts the message straight into the inbox of the process if it runs here, nothing sent from
+    /// here to it is still on its way, and its inbox has room (always, unbounded). False otherwise: it goes through the link.
+    /// </summary>
+    private bool TryTakeHere<T>(string name, OutboundLink? link, T message) =>
+        _running.TryGetValue(name, out var local) && local is LocalProcess<T> process && (link is null || link.IsIdle) && process.Inbox.TrySend(message);
+
+    /// <summary>
+    /// Checks the message's own type when the handle's is open (abstract, or object), so that one unserializable
+    /// message fails at its send, naming its type, not in a batch with a thousand others.
+    /// </summary>
+    private void CheckOpenType<T>(T message)
+    {
+        if ((typeof(T).IsAbstract || typeof(T) == typeof(object)) && message is not null)
+        {
+            CheckMessageType(message.GetType());
+        }
     }
 
     /// <summary>
@@ -328,7 +398,7 @@ internal sealed partial class ProcessNode : IDisposable
         }
     }
 
-    internal async Task<ProcessRef<T>> SpawnAsync<T>(string name, Func<Mailbox<T>, IEnumerable<Event>> body)
+    internal async Task<ProcessRef<T>> SpawnAsync<T>(string name, int? capacity, Func<Mailbox<T>, IEnumerable<Event>> body)
     {
         if (IsClient)
         {
@@ -336,7 +406,7 @@ internal sealed partial class ProcessNode : IDisposable
                 $"Process \"{name}\" cannot be spawned on {this}: the cluster's processes run on silos. A client sends to them, asks them and monitors them; spawn on a silo, or register a kind there (AddProcess) and send to the name.");
         }
 
-        var spawn = new PendingSpawn(Guid.NewGuid(), new ProcessKind<T>(ProcessKind.Of(name), (_, inbox) => body(inbox)));
+        var spawn = new PendingSpawn(Guid.NewGuid(), new ProcessKind<T>(ProcessKind.Of(name), capacity, (_, inbox) => body(inbox)));
         if (!_pending.TryAdd(name, spawn))
         {
             throw new InvalidOperationException($"A spawn of process \"{name}\" is under way on {this} already.");

@@ -19,7 +19,7 @@ namespace ThreadIterators.Orleans;
 /// to one process arrive in the order sent, each at most once; see docs/distribution.md for what happens on each
 /// failure. Two handles are equal when they name the same process.
 /// </para>
-/// <para>Get one from <see cref="ClusterProcesses.Get{T}"/> or <see cref="ClusterProcesses.SpawnAsync{T}"/>.</para>
+/// <para>Get one from <see cref="ClusterProcesses.Get{T}"/> or <see cref="ClusterProcesses.SpawnAsync{T}(string, System.Func{Mailbox{T}, System.Collections.Generic.IEnumerable{Event}})"/>.</para>
 /// </remarks>
 [GenerateSerializer]
 [SerializationCallbacks(typeof(OnDeserializedCallbacks))]
@@ -55,6 +55,29 @@ public sealed class ProcessRef<T> : IEquatable<ProcessRef<T>>, IOnDeserialized
     /// takes another type) is a dead letter on this silo's scheduler, <see cref="DeadLetterReason.Undeliverable"/>.
     /// </remarks>
     public void Send(T message) => Node.Send(this, message);
+
+    /// <summary>
+    /// Gets the event a green thread yields to send <paramref name="message"/> to the process with back-pressure: it
+    /// completes once the message is queued with fewer than <see cref="ThreadIteratorsClusterOptions.PutWindow"/>
+    /// puts from this silo to the process still on their way, parking the thread until then. A message is on its way
+    /// until the process's inbox has taken it; a bounded inbox takes it only when it has room. Yield it right away.
+    /// </summary>
+    /// <param name="message">The message; its type must be one Orleans serializes.</param>
+    /// <returns>The event to yield; not a branch of a <see cref="Choice"/>.</returns>
+    /// <exception cref="InvalidOperationException">The caller is not a green thread (an OS thread or async code calls <see cref="Send"/>).</exception>
+    /// <remarks>
+    /// <para>
+    /// Puts and sends from one silo to one process keep one order. On the process's own silo, a put into an inbox with
+    /// room goes straight in, as a send does; into a full bounded inbox it waits as one from another silo does.
+    /// </para>
+    /// <para>
+    /// So a producer that puts runs at most the put window plus the inbox's capacity ahead of the process's receives,
+    /// wherever the two run; with an unbounded inbox, the window bounds only what is queued or in flight between them.
+    /// A message the process cannot take (it ended, or no process holds the name) is a dead letter as a sent one is,
+    /// and gives its credit back.
+    /// </para>
+    /// </remarks>
+    public Event Put(T message) => Node.Put(this, message);
 
     /// <summary>
     /// Asks the process, as Erlang's <c>gen_server:call({Name, Node}, Request, Timeout)</c>: <paramref name="request"/>

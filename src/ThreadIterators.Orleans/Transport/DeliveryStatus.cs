@@ -3,7 +3,10 @@ namespace ThreadIterators.Orleans;
 /// <summary>What became of a <see cref="DeliveryBatch"/>.</summary>
 internal enum DeliveryStatus
 {
-    /// <summary>Every message is in the process's inbox, or was there already (a retry), but those <see cref="DeliveryReceipt.Refused"/> names.</summary>
+    /// <summary>
+    /// Every message is in the process's inbox, or was there already (a retry), but those <see cref="DeliveryReceipt.Refused"/>
+    /// names, and the last <see cref="DeliveryReceipt.Pending"/>, which found a bounded inbox full.
+    /// </summary>
     Delivered,
 
     /// <summary>No process holds the name, and no kind of process is registered for it: every message is undeliverable.</summary>

@@ -44,6 +44,15 @@ internal sealed partial class OutboundLink
     private long _enqueued;
     private long _carried;
 
+    /// <summary>
+    /// The positions of the messages put (<see cref="ProcessRef{T}.Put"/>) and not yet carried, oldest first; each
+    /// holds a credit of <see cref="_puts"/>, given back as it is carried. Under the lock.
+    /// </summary>
+    private Queue<long>? _putPositions;
+
+    /// <summary>The put window (<see cref="Puts"/>), made by the first put through the link.</summary>
+    private CreditWindow? _puts;
+
     /// <summary>Who waits for a position to be carried (<see cref="WhenCarried"/>); under the lock.</summary>
     private List<(long Position, TaskCompletionSource Waiter)>? _waiters;
 
@@ -70,11 +79,31 @@ internal sealed partial class OutboundLink
     internal bool IsIdle => !_flushing;
 
     /// <summary>
+    /// Gets the credits of the puts through this link: a put takes one before it queues its message
+    /// (<see cref="TryEnqueue"/> with <c>put</c>), and gets it back once the message is carried, so at most
+    /// <see cref="ThreadIteratorsClusterOptions.PutWindow"/> put messages are on their way at once.
+    /// </summary>
+    internal CreditWindow Puts
+    {
+        get
+        {
+            if (Volatile.Read(ref _puts) is { } puts)
+            {
+                return puts;
+            }
+
+            Interlocked.CompareExchange(ref _puts, new CreditWindow(_node.PutWindow, $"puts to {_name}"), null);
+            return _puts!;
+        }
+    }
+
+    /// <summary>
     /// Queues a message, numbered by its place in the link (<paramref name="position"/>); starts a flush if none runs.
     /// Never blocks but for the lock around a list append. False if the link has been retired (idle, and dropped from
-    /// its node): the caller takes the node's new link for the destination.
+    /// its node): the caller takes the node's new link for the destination. A message <paramref name="put"/> holds a
+    /// credit of <see cref="Puts"/>, given back as it is carried.
     /// </summary>
-    internal bool TryEnqueue(object? message, out long position)
+    internal bool TryEnqueue(object? message, out long position, bool put = false)
     {
         bool start;
         lock (_gate)
@@ -87,6 +116,11 @@ internal sealed partial class OutboundLink
 
             _queue.Add(message);
             position = ++_enqueued;
+            if (put)
+            {
+                (_putPositions ??= new Queue<long>()).Enqueue(position);
+            }
+
             _usedInSweep = true;
             start = !_flushing;
             _flushing = true;
@@ -176,7 +210,7 @@ internal sealed partial class OutboundLink
             {
                 var count = Math.Min(_node.MaxBatchSize, taken.Count - offset);
                 await CarryAsync(first + offset, taken.GetRange(offset, count).ToArray()).ConfigureAwait(false);
-                Carried(count);
+                CarriedUpTo(first + offset + count);
             }
 
             taken.Clear();
@@ -193,17 +227,38 @@ internal sealed partial class OutboundLink
         }
     }
 
-    private void Carried(int count)
+    /// <summary>
+    /// Records that every message numbered below <paramref name="sequenceEnd"/> has been carried (a message's position
+    /// is its number plus one): its waiters go on, and the credits of the puts among them are given back.
+    /// </summary>
+    private void CarriedUpTo(long sequenceEnd)
     {
         List<(long Position, TaskCompletionSource Waiter)>? done = null;
+        var credits = 0;
         lock (_gate)
         {
-            _carried += count;
+            if (sequenceEnd <= _carried)
+            {
+                return;
+            }
+
+            _carried = sequenceEnd;
             if (_waiters is { Count: > 0 } waiters)
             {
                 done = waiters.FindAll(w => w.Position <= _carried);
                 waiters.RemoveAll(w => w.Position <= _carried);
             }
+
+            while (_putPositions is { Count: > 0 } puts && puts.Peek() <= _carried)
+            {
+                puts.Dequeue();
+                credits++;
+            }
+        }
+
+        if (credits > 0)
+        {
+            _puts!.Release(credits);
         }
 
         done?.ForEach(w => w.Waiter.TrySetResult());
@@ -270,6 +325,20 @@ internal sealed partial class OutboundLink
             }
 
             Received(receipt, messages);
+            if (receipt is { Status: DeliveryStatus.Delivered, Pending: > 0 and var pending } && pending <= messages.Length)
+            {
+                // A bounded inbox stayed full: what was taken is carried, and the rest is sent again at once, as new
+                // (the activation waited already, and counts only what it took).
+                var taken = messages.Length - pending;
+                _node.CountPendingReceipt();
+                CarriedUpTo(firstSequence + taken);
+                firstSequence += taken;
+                messages = messages[taken..];
+                batch = new DeliveryBatch { Link = _id, FirstSequence = firstSequence, Messages = messages };
+                attempt = 0;
+                continue;
+            }
+
             return;
         }
     }

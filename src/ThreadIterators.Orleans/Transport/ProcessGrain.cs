@@ -100,10 +100,26 @@ internal sealed class ProcessGrain : Grain, IProcessGrain, IProcessActivation
 
         var messages = batch.Messages;
         var skip = known ? (int)Math.Clamp(next - batch.FirstSequence, 0, messages.Length) : 0;
-        List<int>? refused = null;
-        for (var i = skip; i < messages.Length; i++)
+        var (stop, refused) = Take(process, fresh, messages, skip, refused: null);
+        if (stop < messages.Length)
         {
-            bool taken;
+            // A bounded inbox is full: the rest waits here for room, a while, in order.
+            return DeliverWhenRoomAsync(batch, process, fresh, next, stop, refused);
+        }
+
+        _nextSequence[batch.Link] = Math.Max(next, batch.FirstSequence + messages.Length);
+        return Task.FromResult(Receipt(process, refused, pending: 0));
+    }
+
+    /// <summary>
+    /// Takes <paramref name="messages"/> from <paramref name="start"/> on into the process, in order, until one finds
+    /// its bounded inbox full; returns that one's index (the length if none did), and the indexes refused so far.
+    /// </summary>
+    private static (int Stop, List<int>? Refused) Take(LocalProcess process, bool fresh, object?[] messages, int start, List<int>? refused)
+    {
+        for (var i = start; i < messages.Length; i++)
+        {
+            InboxOutcome outcome;
             try
             {
                 if (messages[i] is LinkedExit exit)
@@ -113,35 +129,74 @@ internal sealed class ProcessGrain : Grain, IProcessGrain, IProcessActivation
                         process.StopByLink(exit.Detail);
                     }
 
-                    taken = true;
+                    outcome = InboxOutcome.Taken;
                 }
                 else
                 {
-                    taken = process.TryDeliver(messages[i]);
+                    outcome = process.TryDeliver(messages[i]);
                 }
             }
             catch (InvalidOperationException)
             {
                 // The body completed its own inbox: what comes after is refused, as a message of another type is,
-                // and the batch's bookkeeping below still runs, so that nothing is taken twice.
-                taken = false;
+                // and the batch's bookkeeping still runs, so that nothing is taken twice.
+                outcome = InboxOutcome.NotOfType;
             }
 
-            if (!taken)
+            if (outcome == InboxOutcome.Full)
+            {
+                return (i, refused);
+            }
+
+            if (outcome == InboxOutcome.NotOfType)
             {
                 (refused ??= []).Add(i);
             }
         }
 
-        _nextSequence[batch.Link] = Math.Max(next, batch.FirstSequence + messages.Length);
-        return Task.FromResult(new DeliveryReceipt
-        {
-            Status = DeliveryStatus.Delivered,
-            Incarnation = process.Incarnation,
-            Refused = refused?.ToArray(),
-            MessageType = refused is null ? null : process.MessageType.ToString(),
-        });
+        return (messages.Length, refused);
     }
+
+    /// <summary>
+    /// Takes the rest of a batch into a full bounded inbox as its process makes room, for up to
+    /// <see cref="ThreadIteratorsClusterOptions.RoomPatience"/> (half a second): the back-pressure of a put (<see cref="ProcessRef{T}.Put"/>) reaches the sender as a
+    /// receipt that comes only when its messages are in. What is still waiting then comes back as
+    /// <see cref="DeliveryReceipt.Pending"/>, not taken, and the link sends it again at once: a call is never held near
+    /// its response timeout, and the activation's other callers (monitors, other silos) are not kept out for long.
+    /// </summary>
+    private async Task<DeliveryReceipt> DeliverWhenRoomAsync(DeliveryBatch batch, LocalProcess process, bool fresh, long next, int stop, List<int>? refused)
+    {
+        var messages = batch.Messages;
+        using (var patience = new CancellationTokenSource(_node.RoomPatience))
+        {
+            while (stop < messages.Length)
+            {
+                try
+                {
+                    await process.DeliverWhenRoomAsync(messages[stop], patience.Token).ConfigureAwait(true);
+                }
+                catch (OperationCanceledException) when (patience.IsCancellationRequested)
+                {
+                    break;
+                }
+
+                (stop, refused) = Take(process, fresh, messages, stop + 1, refused);
+            }
+        }
+
+        // Only what was taken counts: the rest, sent again, is new to this incarnation.
+        _nextSequence[batch.Link] = Math.Max(next, batch.FirstSequence + stop);
+        return Receipt(process, refused, pending: messages.Length - stop);
+    }
+
+    private static DeliveryReceipt Receipt(LocalProcess process, List<int>? refused, int pending) => new()
+    {
+        Status = DeliveryStatus.Delivered,
+        Incarnation = process.Incarnation,
+        Refused = refused?.ToArray(),
+        MessageType = refused is null ? null : process.MessageType.ToString(),
+        Pending = pending,
+    };
 
     public Task<ClaimOutcome> Claim(Guid ticket, SiloAddress spawner)
     {
