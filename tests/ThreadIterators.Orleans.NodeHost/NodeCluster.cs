@@ -30,6 +30,12 @@ public static class NodeCluster
         options.NumProbedSilos = 1;
     });
 
+    /// <summary>A body that waits for ever, until it is stopped.</summary>
+    public static IEnumerable<Event> WaitsForEver()
+    {
+        yield return Event.Never;
+    }
+
     /// <summary>A process that takes asks and keeps them, unanswered, until it ends.</summary>
     public static IEnumerable<Event> KeepsAsks(Mailbox<SilentRequest> inbox)
     {

@@ -8,8 +8,9 @@ using Orleans.Hosting;
 using ThreadIterators.Orleans;
 using ThreadIterators.Orleans.NodeHost;
 
-// Usage: NodeHost <silo port> <gateway port> <primary silo port> <cluster id>
-// Joins the cluster whose primary silo listens on the given port, prints "ready", and runs until killed.
+// Usage: NodeHost <silo port> <gateway port> <primary silo port> <cluster id> [<process to link to>]
+// Joins the cluster whose primary silo listens on the given port, prints "ready", and runs until killed. Given a
+// process name, a green thread here links to that process first, and waits for ever.
 var siloPort = int.Parse(args[0], System.Globalization.CultureInfo.InvariantCulture);
 var gatewayPort = int.Parse(args[1], System.Globalization.CultureInfo.InvariantCulture);
 var primaryPort = int.Parse(args[2], System.Globalization.CultureInfo.InvariantCulture);
@@ -28,5 +29,12 @@ await host.StartAsync();
 // A process that lives on this node, for the test to monitor from the other silo.
 await host.Services.GetRequiredService<ClusterProcesses>().SpawnAsync<int>(NodeCluster.Resident, NodeCluster.EndsAsTold);
 await host.Services.GetRequiredService<ClusterProcesses>().SpawnAsync<SilentRequest>(NodeCluster.Silent, NodeCluster.KeepsAsks);
+if (args.Length > 4)
+{
+    var processes = host.Services.GetRequiredService<ClusterProcesses>();
+    var linker = processes.Scheduler.Spawn(NodeCluster.WaitsForEver(), "linker");
+    processes.Get<int>(args[4]).Link(linker);
+}
+
 Console.WriteLine(NodeCluster.Ready);
 await Task.Delay(Timeout.Infinite);

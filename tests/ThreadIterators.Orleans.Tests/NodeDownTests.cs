@@ -11,6 +11,7 @@ using System.Threading.Tasks;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Orleans.Hosting;
+using Orleans.Runtime;
 using ThreadIterators.Orleans.NodeHost;
 using Xunit.Abstractions;
 
@@ -86,6 +87,67 @@ public sealed class NodeDownTests(ITestOutputHelper output)
             Assert.Equal(ProcessExitReason.NodeDown, failed.Reason);
             Assert.Equal(processes.Node().Monitors.HostOf(monitor)!.ToString(), down.Silo);
             output.WriteLine($"node-down heard {clock.ElapsedMilliseconds} ms after the kill (probe timeout 1 s, 2 missed probes)");
+        }
+        finally
+        {
+            if (!node.HasExited)
+            {
+                node.Kill(entireProcessTree: true);
+            }
+
+            await primary.StopAsync();
+        }
+    }
+
+    [Fact]
+    public async Task AProcessLinkedToAThreadOnANodeThatIsKilled_IsStopped_OnceTheClusterDeclaresTheNodeDead()
+    {
+        var clusterId = $"linkerdown-{Guid.NewGuid():N}";
+        var (primarySilo, primaryGateway, nodeSilo, nodeGateway) = (FreePort(), FreePort(), FreePort(), FreePort());
+        using var primary = BuildSilo(primarySilo, primaryGateway, null, clusterId);
+        await primary.StartAsync();
+        var processes = primary.Services.GetRequiredService<ClusterProcesses>();
+        var name = $"anchor/{Guid.NewGuid():N}";
+        var cleaned = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        IEnumerable<Event> Anchor(Mailbox<int> inbox)
+        {
+            try
+            {
+                while (true)
+                {
+                    yield return inbox.Recv();
+                }
+            }
+            finally
+            {
+                cleaned.TrySetResult();
+            }
+        }
+
+        await processes.SpawnAsync<int>(name, Anchor);
+        var downs = new Mailbox<ProcessDown>();
+        var got = new TaskCompletionSource<ProcessDown>(TaskCreationOptions.RunContinuationsAsynchronously);
+        IEnumerable<Event> Watcher()
+        {
+            yield return downs.Recv();
+            got.TrySetResult(downs.Recv().Value);
+        }
+
+        processes.Scheduler.Spawn(Watcher(), "watcher");
+        var monitor = processes.Get<int>(name).Monitor(downs);
+        using var node = await StartNode(nodeSilo, nodeGateway, primarySilo, clusterId, linkTo: name);
+        try
+        {
+            var membership = primary.Services.GetRequiredService<IClusterMembershipService>();
+            var nodeAddress = membership.CurrentSnapshot.Members.Values.Single(m => m.SiloAddress.Endpoint.Port == nodeSilo).SiloAddress;
+            await LifetimeTests.WaitUntil(() => processes.Node().IsLinkedFrom(name, nodeAddress));
+            Assert.False(monitor.HasFired, "The process ended before the node was killed.");
+
+            node.Kill(entireProcessTree: true);
+            var down = await got.Task.WaitAsync(Generous);
+            Assert.Equal(ProcessExitReason.Stopped, down.Reason);
+            Assert.Contains($"silo {nodeAddress}, which left the cluster (noconnection)", down.Detail, StringComparison.Ordinal);
+            await cleaned.Task.WaitAsync(Generous);
         }
         finally
         {
@@ -183,7 +245,7 @@ public sealed class NodeDownTests(ITestOutputHelper output)
         return builder.Build();
     }
 
-    private static async Task<Process> StartNode(int siloPort, int gatewayPort, int primaryPort, string clusterId)
+    private static async Task<Process> StartNode(int siloPort, int gatewayPort, int primaryPort, string clusterId, string? linkTo = null)
     {
         var program = Path.Combine(AppContext.BaseDirectory, "ThreadIterators.Orleans.NodeHost.dll");
         var start = new ProcessStartInfo("dotnet")
@@ -195,6 +257,11 @@ public sealed class NodeDownTests(ITestOutputHelper output)
         foreach (var argument in new[] { program, $"{siloPort}", $"{gatewayPort}", $"{primaryPort}", clusterId })
         {
             start.ArgumentList.Add(argument);
+        }
+
+        if (linkTo is not null)
+        {
+            start.ArgumentList.Add(linkTo);
         }
 
         var node = Process.Start(start) ?? throw new InvalidOperationException($"Could not start {program}.");

@@ -15,7 +15,8 @@ namespace ThreadIterators.Orleans;
 /// to <see cref="ProcessGone"/>; and it watches the thread, whose <see cref="ThreadExit"/> comes to
 /// <see cref="ThreadEnded"/> on its ending worker. Whichever comes first takes the link (<see cref="_state"/>) and acts; the other then
 /// finds it taken. A stop of the process travels through the silo's link to it as a <c>LinkedExit</c>, after the
-/// messages this silo sent it before. Unlike a local link, a remote link does not honour
+/// messages this silo sent it before; the thread's silo dying stops it too, from the process's silo (step 5 of
+/// MonitorTable.cs). Unlike a local link, a remote link does not honour
 /// <see cref="GreenThreadWatching.TrapExits"/>: a thread that wants to hear of the process's end instead uses
 /// <see cref="ProcessRef{T}.Monitor"/>.
 /// </remarks>
@@ -77,7 +78,7 @@ public sealed class ProcessLink
     internal static ProcessLink Create(ProcessNode node, string name, GreenThread thread)
     {
         var link = new ProcessLink(node, name, thread);
-        Volatile.Write(ref link._monitor, node.Monitors.Add(name, new CallbackTarget<ProcessDown>(link.ProcessGone, link.ToString)));
+        Volatile.Write(ref link._monitor, node.Monitors.Add(name, new CallbackTarget<ProcessDown>(link.ProcessGone, link.ToString), forLink: true));
         Volatile.Write(ref link._watch, thread.Watch(new CallbackTarget<ThreadExit>(link.ThreadEnded, link.ToString)));
         if (Volatile.Read(ref link._state) != Active)
         {

@@ -24,6 +24,10 @@ namespace ThreadIterators.Orleans;
 /// of a process on it fires <see cref="ProcessExitReason.NodeDown"/>; a monitor whose answer names a silo already dead
 /// fires at once. The host's recording and the dead silos' are under one lock, so neither misses the other.</item>
 /// <item><b>Remove.</b> <see cref="ProcessMonitor.Remove"/> drops it here and tells the grain.</item>
+/// <item><b>Linker down.</b> A link's monitor names its silo to the grain, which keeps it with the process
+/// (<see cref="LocalProcess.AddLinker"/>): when Orleans' membership declares that silo dead, the process's own silo
+/// stops the process (<see cref="ProcessNode.LinkersGone"/>), as Erlang's <c>noconnection</c> exit signal stops a
+/// process linked across nodes; a link named after its silo is already declared dead stops it at once.</item>
 /// </list>
 /// A monitor fires once (its own state says so), whichever of these comes first.
 /// </remarks>
@@ -38,17 +42,17 @@ internal sealed partial class MonitorTable
     internal ProcessNode Node { get; }
 
     /// <summary>Sets a monitor of <paramref name="name"/> (step 1).</summary>
-    internal ProcessMonitor Add(string name, IMessageTarget<ProcessDown> target)
+    internal ProcessMonitor Add(string name, IMessageTarget<ProcessDown> target, bool forLink = false)
     {
-        var monitor = Create(name, target);
+        var monitor = Create(name, target, forLink);
         Start(monitor);
         return monitor;
     }
 
     /// <summary>Makes a monitor and keeps it, without asking the grain yet: for a caller that starts it outside its own lock.</summary>
-    internal ProcessMonitor Create(string name, IMessageTarget<ProcessDown> target)
+    internal ProcessMonitor Create(string name, IMessageTarget<ProcessDown> target, bool forLink = false)
     {
-        var monitor = new ProcessMonitor(this, name, target);
+        var monitor = new ProcessMonitor(this, name, target, forLink);
         _live[monitor.Id] = monitor;
         return monitor;
     }
@@ -83,6 +87,18 @@ internal sealed partial class MonitorTable
         foreach (var monitor in gone)
         {
             monitor.Fire(ProcessExitReason.NodeDown, $"silo {silo} left the cluster", silo.ToString());
+        }
+
+        // After the silo is counted dead: a link the grain records from now on finds it so (step 5).
+        Node.LinkersGone(silo);
+    }
+
+    /// <summary>Gets whether Orleans' membership has declared <paramref name="silo"/> dead, as this silo has read it.</summary>
+    internal bool IsDead(SiloAddress silo)
+    {
+        lock (_gate)
+        {
+            return _dead.Contains(silo);
         }
     }
 
@@ -145,7 +161,7 @@ internal sealed partial class MonitorTable
         {
             try
             {
-                reply = await Node.Grains.GetGrain<IProcessGrain>(monitor.Name).Monitor(monitor.Id, Node.Observer).ConfigureAwait(false);
+                reply = await Node.Grains.GetGrain<IProcessGrain>(monitor.Name).Monitor(monitor.Id, Node.Observer, monitor.ForLink ? Node.SiloAddressIfSilo : null).ConfigureAwait(false);
                 break;
             }
             catch (OrleansMessageRejectionException) when (attempt < 10)

@@ -14,11 +14,12 @@ public sealed class ProcessMonitor
     private readonly IMessageTarget<ProcessDown> _target;
     private int _state;
 
-    internal ProcessMonitor(MonitorTable table, string name, IMessageTarget<ProcessDown> target)
+    internal ProcessMonitor(MonitorTable table, string name, IMessageTarget<ProcessDown> target, bool forLink)
     {
         _table = table;
         Name = name;
         _target = target;
+        ForLink = forLink;
         Id = Guid.NewGuid();
     }
 
@@ -29,6 +30,9 @@ public sealed class ProcessMonitor
     public bool HasFired => System.Threading.Volatile.Read(ref _state) == Fired;
 
     internal Guid Id { get; }
+
+    /// <summary>Gets whether the monitor is a link's (<see cref="ProcessLink"/>): the process's silo then stops the process if this silo dies.</summary>
+    internal bool ForLink { get; }
 
     /// <summary>Gets or sets whether the grain has answered the monitor; under the table's lock.</summary>
     internal bool Answered { get; set; }

@@ -1,6 +1,9 @@
 using System;
+using System.Collections.Concurrent;
+using System.Linq;
 using System.Threading;
 using System.Threading.Tasks;
+using Orleans.Runtime;
 
 namespace ThreadIterators.Orleans;
 
@@ -39,6 +42,26 @@ internal abstract class LocalProcess
 
     /// <summary>Gets why the process was stopped by a link (<see cref="StopByLink"/>), or null.</summary>
     internal string? StopDetail { get; private set; }
+
+    /// <summary>The silos of the threads linked to this process, by their links' monitors; made by the first link.</summary>
+    private ConcurrentDictionary<Guid, SiloAddress>? _linkers;
+
+    /// <summary>Records that a thread on <paramref name="silo"/> linked to the process, by the link's monitor. The activation's turn.</summary>
+    internal void AddLinker(Guid monitor, SiloAddress silo)
+    {
+        if (_linkers is null)
+        {
+            Interlocked.CompareExchange(ref _linkers, new ConcurrentDictionary<Guid, SiloAddress>(), null);
+        }
+
+        _linkers[monitor] = silo;
+    }
+
+    /// <summary>Forgets a link, taken back or ended. The activation's turn.</summary>
+    internal void RemoveLinker(Guid monitor) => _linkers?.TryRemove(monitor, out _);
+
+    /// <summary>Gets whether a thread on <paramref name="silo"/> is linked to the process. Any thread.</summary>
+    internal bool IsLinkedFrom(SiloAddress silo) => Volatile.Read(ref _linkers) is { } linkers && linkers.Values.Contains(silo);
 
     /// <summary>Stops the process because a thread linked to it ended abnormally; its monitors read <paramref name="detail"/>.</summary>
     internal void StopByLink(string detail)

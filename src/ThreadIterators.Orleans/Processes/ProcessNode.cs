@@ -108,6 +108,9 @@ internal sealed partial class ProcessNode : IDisposable
     /// <summary>Gets this silo's address. Only a silo's own parts ask for it: a client runs no process of the cluster's.</summary>
     internal SiloAddress SiloAddress => _silo ?? throw new InvalidOperationException($"{this} is not a silo.");
 
+    /// <summary>Gets this silo's address, or null in an Orleans client.</summary>
+    internal SiloAddress? SiloAddressIfSilo => _silo;
+
     /// <summary>Gets whether this node is an Orleans client's, which sends, asks and monitors, but runs no named process.</summary>
     internal bool IsClient => _silo is null;
 
@@ -330,6 +333,25 @@ internal sealed partial class ProcessNode : IDisposable
         }
     }
 
+    /// <summary>
+    /// Orleans declared <paramref name="silo"/> dead: every process here that a thread on it linked to is stopped
+    /// (step 5 of MonitorTable.cs), as Erlang's <c>noconnection</c> exit signal stops a process linked across nodes.
+    /// </summary>
+    internal void LinkersGone(SiloAddress silo)
+    {
+        foreach (var process in _running.Values)
+        {
+            if (process.IsLinkedFrom(silo))
+            {
+                process.StopByLink(LinkerGoneDetail(silo));
+            }
+        }
+    }
+
+    /// <summary>What the monitors of a process stopped because its linker's silo died read.</summary>
+    internal static string LinkerGoneDetail(SiloAddress silo) =>
+        $"stopped by its link to a thread on silo {silo}, which left the cluster (noconnection)";
+
     /// <summary>Gets whether the silo is stopping: an activation then starts no process, and has its batches sent again elsewhere.</summary>
     internal bool IsStopping => Volatile.Read(ref _stopping);
 
@@ -374,6 +396,9 @@ internal sealed partial class ProcessNode : IDisposable
 
     /// <summary>Gets whether the spawn of <paramref name="ticket"/> waits on this silo for <paramref name="name"/>.</summary>
     internal bool HasPendingSpawn(string name, Guid ticket) => _pending.TryGetValue(name, out var spawn) && spawn.Ticket == ticket;
+
+    /// <summary>Gets whether process <paramref name="name"/> runs here with a thread of <paramref name="silo"/> linked to it; for tests.</summary>
+    internal bool IsLinkedFrom(string name, SiloAddress silo) => _running.TryGetValue(name, out var process) && process.IsLinkedFrom(silo);
 
     /// <summary>Gets whether this silo has sent to <paramref name="name"/> through a grain call (a link exists).</summary>
     internal bool HasLinkTo(string name) => _links.ContainsKey(name);

@@ -128,9 +128,9 @@ public sealed class ProcessRef<T> : IEquatable<ProcessRef<T>>, IOnDeserialized
     /// <remarks>
     /// A link is set by a monitor: it never blocks and never starts a process. A process that holds the name only after
     /// the link was set (a later incarnation of a kind) is not linked. A remote link does not honour
-    /// <see cref="GreenThreadWatching.TrapExits"/>; to hear of the process's end instead, monitor it. It is kept by the
-    /// thread's side: if the thread's silo dies, nothing stops the process; and in an Orleans client it does not hear
-    /// that the process's silo left the cluster.
+    /// <see cref="GreenThreadWatching.TrapExits"/>; to hear of the process's end instead, monitor it. If the thread's
+    /// silo dies, the process is stopped once the cluster declares that silo dead. In an Orleans client, neither
+    /// happens: the client's death stops nothing, and its link does not hear that the process's silo left the cluster.
     /// </remarks>
     public ProcessLink Link(GreenThread thread)
     {

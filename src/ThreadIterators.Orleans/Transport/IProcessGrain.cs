@@ -36,10 +36,11 @@ internal interface IProcessGrain : IGrainWithStringKey
 
     /// <summary>
     /// Watches the process for <paramref name="watcher"/>'s monitor <paramref name="monitor"/>: answers the silo it
-    /// runs on, or that none runs (without starting one).
+    /// runs on, or that none runs (without starting one). A link's monitor names the linking silo,
+    /// <paramref name="linkedFrom"/>, whose death stops the process.
     /// </summary>
     [Alias("Monitor")]
-    Task<MonitorReply> Monitor(Guid monitor, INodeObserver watcher);
+    Task<MonitorReply> Monitor(Guid monitor, INodeObserver watcher, SiloAddress? linkedFrom);
 
     /// <summary>Forgets a monitor its silo took back.</summary>
     [Alias("Demonitor")]

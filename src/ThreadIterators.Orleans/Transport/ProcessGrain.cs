@@ -255,7 +255,7 @@ internal sealed class ProcessGrain : Grain, IProcessGrain, IProcessActivation
         return Task.CompletedTask;
     }
 
-    public Task<MonitorReply> Monitor(Guid monitor, INodeObserver watcher)
+    public Task<MonitorReply> Monitor(Guid monitor, INodeObserver watcher, SiloAddress? linkedFrom)
     {
         if (_process is not { Ended.IsCompleted: false })
         {
@@ -269,12 +269,24 @@ internal sealed class ProcessGrain : Grain, IProcessGrain, IProcessActivation
         }
 
         _monitors[monitor] = watcher;
+        if (linkedFrom is not null)
+        {
+            // Kept with the process (step 5 of MonitorTable.cs), then the linking silo's death checked: a membership
+            // update that declared it dead before the record finds it, or is found here.
+            _process.AddLinker(monitor, linkedFrom);
+            if (_node.Monitors.IsDead(linkedFrom))
+            {
+                _process.StopByLink(ProcessNode.LinkerGoneDetail(linkedFrom));
+            }
+        }
+
         return Task.FromResult(new MonitorReply { Running = true, Silo = _node.SiloAddress, Incarnation = _process.Incarnation });
     }
 
     public Task Demonitor(Guid monitor)
     {
         _monitors.Remove(monitor);
+        _process?.RemoveLinker(monitor);
         return Task.CompletedTask;
     }
 
