@@ -100,6 +100,63 @@ public sealed class NodeDownTests(ITestOutputHelper output)
     }
 
     [Fact]
+    public async Task AClientOutsideTheCluster_HearsNodeDown_InItsMonitorsLinksAndAsks_FromAGatewaysViewOfTheMembership()
+    {
+        var clusterId = $"clientdown-{Guid.NewGuid():N}";
+        var (primarySilo, primaryGateway, nodeSilo, nodeGateway) = (FreePort(), FreePort(), FreePort(), FreePort());
+        using var primary = BuildSilo(primarySilo, primaryGateway, null, clusterId);
+        await primary.StartAsync();
+        using var node = await StartNode(nodeSilo, nodeGateway, primarySilo, clusterId);
+        var clientBuilder = Host.CreateApplicationBuilder();
+        clientBuilder.UseOrleansClient(client => client
+            .UseLocalhostClustering(primaryGateway, NodeCluster.ServiceId, clusterId)
+            .AddThreadIterators(options => options.Scheduler = new SchedulerOptions { WorkerCount = 1 }));
+        using var clientHost = clientBuilder.Build();
+        await clientHost.StartAsync();
+        try
+        {
+            var processes = clientHost.Services.GetRequiredService<ClusterProcesses>();
+            var downs = new Mailbox<ProcessDown>();
+            var got = new TaskCompletionSource<ProcessDown>(TaskCreationOptions.RunContinuationsAsynchronously);
+            IEnumerable<Event> Watcher()
+            {
+                yield return downs.Recv();
+                got.TrySetResult(downs.Recv().Value);
+            }
+
+            processes.Scheduler.Spawn(Watcher(), "watcher");
+            var monitor = processes.Get<int>(NodeCluster.Resident).Monitor(downs);
+            var linked = processes.Scheduler.Spawn(NodeCluster.WaitsForEver(), "linked");
+            var link = processes.Get<int>(NodeCluster.Resident).Link(linked);
+            await LifetimeTests.WaitUntil(() =>
+                processes.Node().Monitors.HostOf(monitor) is not null && link.Monitor is { } m && processes.Node().Monitors.HostOf(m) is not null);
+            Assert.False(monitor.HasFired || link.HasFired, "A monitor fired before the node was killed.");
+
+            var silent = processes.Get<SilentRequest>(NodeCluster.Silent);
+            var ask = silent.AskAsync<int>(reply => new SilentRequest(reply), Generous);
+            await LifetimeTests.WaitUntil(() => processes.Node().HasLinkTo(silent.Name) && processes.Node().LinkIsIdle(silent.Name));
+
+            node.Kill(entireProcessTree: true);
+            var down = await got.Task.WaitAsync(Generous);
+            Assert.True(down.Reason == ProcessExitReason.NodeDown, $"{down}");
+            await linked.AsTask().ContinueWith(_ => { }, TaskScheduler.Default).WaitAsync(Generous);
+            Assert.Equal(ThreadOutcome.Canceled, linked.Outcome);
+            var failed = await Assert.ThrowsAsync<ProcessEndedException>(() => ask.WaitAsync(Generous));
+            Assert.Equal(ProcessExitReason.NodeDown, failed.Reason);
+        }
+        finally
+        {
+            if (!node.HasExited)
+            {
+                node.Kill(entireProcessTree: true);
+            }
+
+            await clientHost.StopAsync();
+            await primary.StopAsync();
+        }
+    }
+
+    [Fact]
     public async Task AProcessLinkedToAThreadOnANodeThatIsKilled_IsStopped_OnceTheClusterDeclaresTheNodeDead()
     {
         var clusterId = $"linkerdown-{Guid.NewGuid():N}";

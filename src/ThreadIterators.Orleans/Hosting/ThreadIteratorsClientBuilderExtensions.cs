@@ -24,9 +24,9 @@ public static class ThreadIteratorsClientBuilderExtensions
     /// <remarks>
     /// The cluster's processes run on silos: <see cref="ClusterProcesses.SpawnAsync{T}(string, System.Func{Mailbox{T}, System.Collections.Generic.IEnumerable{Event}})"/> fails on a client. A
     /// <see cref="ProcessRef{T}"/> that reaches the client (a grain's answer, a message) sends through it. A client is
-    /// not a member of the cluster and does not read its membership: its monitors hear a process end, but not that the
-    /// silo the process ran on left the cluster (a silo's monitors hear <see cref="ProcessExitReason.NodeDown"/>); its
-    /// asks of a process on such a silo end at their timeouts.
+    /// not a member of the cluster: it reads a gateway silo's view of the membership, by a long poll, so its monitors,
+    /// links and asks hear <see cref="ProcessExitReason.NodeDown"/> as soon as that view holds a silo dead. A link from
+    /// a client's thread is kept by the client alone: the client's death stops no process.
     /// </remarks>
     /// <exception cref="ArgumentNullException"><paramref name="builder"/> is null.</exception>
     /// <exception cref="InvalidOperationException">It was called on this builder already, or a kind of process was registered.</exception>
@@ -46,6 +46,7 @@ public static class ThreadIteratorsClientBuilderExtensions
         }
 
         builder.Services.AddSingleton<ILifecycleParticipant<IClusterClientLifecycle>, ClientSchedulerLifecycle>();
+        builder.Services.AddSingleton<ILifecycleParticipant<IClusterClientLifecycle>, ClientMembershipWatch>();
         return builder;
     }
 }

@@ -55,6 +55,7 @@ internal sealed partial class ProcessNode : IDisposable
     private readonly ConcurrentDictionary<INodeObserver, OutboundLink> _nodeLinks = new();
     private readonly object _observerGate = new();
     private readonly Timer _sweep;
+    private readonly CancellationTokenSource _stoppingSource = new();
     private bool _stopping;
     private NodeObserver? _observerObject;
     private INodeObserver? _observer;
@@ -545,14 +546,22 @@ internal sealed partial class ProcessNode : IDisposable
         }
     }
 
+    /// <summary>Gets a token canceled as the silo starts to stop: waits that must not hold its stop end on it.</summary>
+    internal CancellationToken StoppingToken => _stoppingSource.Token;
+
     /// <summary>Stops the sweep; the container disposes the node with the silo.</summary>
-    public void Dispose() => _sweep.Dispose();
+    public void Dispose()
+    {
+        _sweep.Dispose();
+        _stoppingSource.Dispose();
+    }
 
     /// <summary>The silo is stopping: its activations start no more processes, and its links are swept no more.</summary>
     internal void Stopping()
     {
         Volatile.Write(ref _stopping, true);
         _sweep.Dispose();
+        _stoppingSource.Cancel();
         LogStopping(Logger, _running.Count, this);
     }
 
