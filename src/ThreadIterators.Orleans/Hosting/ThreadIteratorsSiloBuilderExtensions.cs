@@ -5,8 +5,10 @@ using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 using Orleans;
 using Orleans.Configuration;
+using Orleans.GrainDirectory;
 using Orleans.Hosting;
 using Orleans.Runtime;
+using Orleans.Runtime.Hosting;
 using Orleans.Serialization;
 
 namespace ThreadIterators.Orleans;
@@ -37,11 +39,46 @@ public static class ThreadIteratorsSiloBuilderExtensions
             "silo",
             services => services.GetRequiredService<ILocalSiloDetails>().SiloAddress,
             services => services.GetRequiredService<IOptions<SiloMessagingOptions>>().Value.MaxMessageBodySize);
+        if (DistributedDirectoryName(builder.Services) is { } registered)
+        {
+            // The silo registered Orleans' distributed directory already, under its own name: Orleans would ignore a
+            // second name, and the processes' grains would find no directory. Their name stands for the same one.
+            builder.Services.AddGrainDirectory(ProcessGrain.DirectoryName, (services, _) => new SharedGrainDirectory(services.GetRequiredKeyedService<IGrainDirectory>(registered)));
+        }
+        else
+        {
 #pragma warning disable ORLEANSEXP003 // Experimental in Orleans 10, and the only directory that survives a silo's crash; see ProcessGrain.
-        builder.AddDistributedGrainDirectory(ProcessGrain.DirectoryName);
+            builder.AddDistributedGrainDirectory(ProcessGrain.DirectoryName);
 #pragma warning restore ORLEANSEXP003
+        }
+
         builder.Services.AddSingleton<ILifecycleParticipant<ISiloLifecycle>, SchedulerLifecycle>();
         builder.Services.AddSingleton<ILifecycleParticipant<ISiloLifecycle>, MembershipWatch>();
         return builder;
+    }
+
+    /// <summary>
+    /// Gets the name Orleans' distributed grain directory was registered under on this silo (AddDistributedGrainDirectory,
+    /// which registers it once: the directory's own service, then its name), or null if it was not.
+    /// </summary>
+    private static string? DistributedDirectoryName(IServiceCollection services)
+    {
+        var directory = -1;
+        for (var i = 0; i < services.Count; i++)
+        {
+            if (directory < 0 && services[i].ServiceType.FullName == "Orleans.Runtime.GrainDirectory.DistributedGrainDirectory")
+            {
+                directory = i;
+            }
+            else if (directory >= 0 && services[i] is { IsKeyedService: true, ServiceKey: string name } && services[i].ServiceType == typeof(IGrainDirectory))
+            {
+                return name;
+            }
+        }
+
+        return directory < 0
+            ? null
+            : throw new InvalidOperationException(
+                "Orleans' distributed grain directory is registered on this silo under no name AddThreadIterators can find (this version of Orleans registers it otherwise than 10.4): call AddThreadIterators before AddDistributedGrainDirectory.");
     }
 }

@@ -1,6 +1,7 @@
 using System.Threading.Tasks;
 using Orleans;
 using Orleans.Runtime;
+using Orleans.GrainDirectory;
 using Orleans.Placement;
 
 namespace ThreadIterators.Cluster.Benchmarks.Contenders.OnOrleans;
@@ -8,6 +9,7 @@ namespace ThreadIterators.Cluster.Benchmarks.Contenders.OnOrleans;
 /// <summary>The raw Orleans peer's grain, placed on the silo that first calls it: the second node calls it first.</summary>
 [PreferLocalPlacement]
 [KeepAlive]
+[GrainDirectory(GrainDirectoryName = BenchSilo.RawDirectory)]
 internal sealed class EchoGrain(ILocalSiloDetails silo) : Grain, IEchoGrain
 {
     private long _pushed;

@@ -3,6 +3,7 @@ using System.Globalization;
 using System.Threading.Tasks;
 using Orleans;
 using Orleans.Runtime;
+using Orleans.GrainDirectory;
 using Orleans.Placement;
 
 namespace ThreadIterators.Cluster.Benchmarks.Contenders.OnOrleans;
@@ -10,6 +11,7 @@ namespace ThreadIterators.Cluster.Benchmarks.Contenders.OnOrleans;
 /// <summary>A forwarder of the raw Orleans ring, placed on the silo that first calls it.</summary>
 [PreferLocalPlacement]
 [KeepAlive]
+[GrainDirectory(GrainDirectoryName = BenchSilo.RawDirectory)]
 internal sealed class RingGrain(ILocalSiloDetails silo) : Grain, IRingGrain
 {
     private IRingGrain? _next;
