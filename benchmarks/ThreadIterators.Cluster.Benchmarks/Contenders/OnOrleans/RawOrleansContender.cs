@@ -19,7 +19,7 @@ internal sealed class RawOrleansContender(OrleansPair pair) : Contender("raw Orl
 
     public override string Version => OrleansPair.Version;
 
-    public override string Settings => OrleansPair.Settings;
+    public override string Settings => $"{OrleansPair.Settings}; its grains registered in Orleans' distributed grain directory, as the green processes are (BenchSilo.RawDirectory says why)";
 
     public override IEnumerable<Process> Nodes => [pair.Second];
 
