@@ -19,8 +19,10 @@ public sealed partial class Scheduler
 
     /// <summary>
     /// Raised for a green thread that ended with an exception nothing observed: no green thread yielded its
-    /// <see cref="GreenThread.Exited"/>, and nothing called <see cref="GreenThread.Wait()"/> or
-    /// <see cref="GreenThread.AsTask"/> or read <see cref="GreenThread.Exception"/>. Like unobserved task exceptions,
+    /// <see cref="GreenThread.Exited"/> or <see cref="GreenThread.Ended"/>, and nothing called
+    /// <see cref="GreenThread.Wait()"/> or <see cref="GreenThread.AsTask"/> or read <see cref="GreenThread.Exception"/>
+    /// or <see cref="GreenThread.Outcome"/> (unlike a task's status, the outcome of a faulted thread counts as
+    /// observing its fault). Like unobserved task exceptions,
     /// it is raised when the thread's handle is garbage collected, or at the latest when the scheduler is disposed.
     /// Also raised at once for exceptions thrown by <c>finally</c> blocks while a thread is being disposed, and for a
     /// task's exception that a green thread waited for with a <see cref="TaskEvent"/> or <see cref="TaskEvent{T}"/>
