@@ -1,4 +1,5 @@
 using System;
+using System.Diagnostics.Tracing;
 using System.Threading;
 
 namespace ThreadIterators;
@@ -66,6 +67,11 @@ public sealed partial class Scheduler
     internal void DeadLettered(object? message, object mailbox, GreenThread? receiver, DeadLetterReason reason)
     {
         Interlocked.Increment(ref _deadLetters[(int)reason]);
+        if (ThreadIteratorsEventSource.Log.IsEnabled(EventLevel.Warning, ThreadIteratorsEventSource.Keywords.DeadLetters))
+        {
+            ThreadIteratorsEventSource.Log.DeadLetter(message?.GetType().FullName ?? "null", mailbox.ToString() ?? string.Empty, reason.ToString());
+        }
+
         var handler = DeadLetter;
         if (handler is null)
         {

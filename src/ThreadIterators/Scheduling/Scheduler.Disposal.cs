@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Generic;
+using System.Diagnostics.Tracing;
 using System.Threading;
 using System.Threading.Tasks;
 
@@ -177,6 +178,10 @@ public sealed partial class Scheduler
 
         ReportPendingUnobserved();
         RuntimeMetrics.Unregister(this);
+        if (ThreadIteratorsEventSource.Log.IsEnabled(EventLevel.Informational, ThreadIteratorsEventSource.Keywords.Scheduler))
+        {
+            ThreadIteratorsEventSource.Log.SchedulerStop(Number);
+        }
     }
 
     /// <summary>Disposes the scheduler without blocking the calling thread.</summary>

@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Generic;
+using System.Diagnostics.Tracing;
 using System.Runtime.ExceptionServices;
 using System.Threading;
 using System.Threading.Tasks;
@@ -72,6 +73,7 @@ public sealed partial class Scheduler
             OperationCanceledException => !IsStopping,
             _ => true,
         });
+        TraceEnd(thread, fault);
     }
 
     /// <summary>Disposes a thread left live when the workers stopped. Disposing thread only, after the workers have stopped.</summary>
@@ -101,7 +103,17 @@ public sealed partial class Scheduler
         thread.AssertEnded(byDisposal: true);
         Counts.CountEnd(ThreadEnd.OutcomeOf(fault));
         thread.Complete(fault, report: false);
+        TraceEnd(thread, fault);
         ThreadEnded();
+    }
+
+    /// <summary>Writes a thread's end to the event source, if a session asks for threads.</summary>
+    private void TraceEnd(GreenThread thread, ExceptionDispatchInfo? fault)
+    {
+        if (ThreadIteratorsEventSource.Log.IsEnabled(EventLevel.Verbose, ThreadIteratorsEventSource.Keywords.Threads))
+        {
+            ThreadIteratorsEventSource.Log.ThreadEnd(Number, thread.Id, (long)ThreadEnd.OutcomeOf(fault));
+        }
     }
 
     /// <summary>Accounts for a thread that ended off the workers: a failed spawn, or one the disposal stopped.</summary>

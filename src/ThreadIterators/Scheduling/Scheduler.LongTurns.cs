@@ -1,4 +1,5 @@
 using System;
+using System.Diagnostics.Tracing;
 using System.Threading;
 
 namespace ThreadIterators;
@@ -31,6 +32,11 @@ public sealed partial class Scheduler
         }
 
         Interlocked.Increment(ref Counts.WatchdogReports);
+        if (ThreadIteratorsEventSource.Log.IsEnabled(EventLevel.Warning, ThreadIteratorsEventSource.Keywords.Faults))
+        {
+            ThreadIteratorsEventSource.Log.LongTurn(id, workerIndex, (long)duration.TotalMicroseconds);
+        }
+
         var handler = LongTurn;
         if (handler is null)
         {

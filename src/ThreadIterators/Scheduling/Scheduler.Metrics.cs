@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Generic;
+using System.Diagnostics.Tracing;
 using System.Threading;
 
 namespace ThreadIterators;
@@ -39,5 +40,9 @@ public sealed partial class Scheduler
     {
         MetricTag = new(RuntimeMetrics.SchedulerTag, Name is null ? $"#{Number}" : $"{Name}#{Number}");
         RuntimeMetrics.Register(this);
+        if (ThreadIteratorsEventSource.Log.IsEnabled(EventLevel.Informational, ThreadIteratorsEventSource.Keywords.Scheduler))
+        {
+            ThreadIteratorsEventSource.Log.SchedulerStart(ToString(), Number);
+        }
     }
 }

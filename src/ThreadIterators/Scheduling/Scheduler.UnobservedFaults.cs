@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Generic;
+using System.Diagnostics.Tracing;
 
 namespace ThreadIterators;
 
@@ -61,6 +62,11 @@ public sealed partial class Scheduler
 
     internal void ReportUnobserved(GreenThread thread, Exception exception)
     {
+        if (ThreadIteratorsEventSource.Log.IsEnabled(EventLevel.Error, ThreadIteratorsEventSource.Keywords.Faults))
+        {
+            ThreadIteratorsEventSource.Log.UnobservedFault(ToString(), thread.ToString(), $"{exception.GetType().FullName}: {exception.Message}");
+        }
+
         var handler = UnobservedFault;
         if (handler is null)
         {

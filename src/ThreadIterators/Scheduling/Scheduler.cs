@@ -2,6 +2,7 @@ using System;
 using System.Collections.Concurrent;
 using System.Collections.Generic;
 using System.Diagnostics;
+using System.Diagnostics.Tracing;
 using System.Threading;
 using System.Threading.Tasks;
 
@@ -371,6 +372,11 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
         }
 
         _registry.Add(thread, own);
+        if (ThreadIteratorsEventSource.Log.IsEnabled(EventLevel.Verbose, ThreadIteratorsEventSource.Keywords.Threads))
+        {
+            ThreadIteratorsEventSource.Log.ThreadSpawn(Number, id);
+        }
+
         if (IsStopping)
         {
             // Disposal began while the body's enumerator was being made. If it already took the registry, it

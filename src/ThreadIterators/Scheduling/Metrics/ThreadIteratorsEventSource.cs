@@ -1,0 +1,70 @@
+using System.Diagnostics.Tracing;
+
+namespace ThreadIterators;
+
+/// <summary>
+/// The runtime's events for <c>dotnet-trace</c>, PerfView or an in-process <see cref="EventListener"/>, under the
+/// provider name <c>ThreadIterators</c>: a scheduler's start and stop, unobserved faults, dead letters and long turns
+/// (cold paths, reported anyway), and each thread's spawn and end (verbose, under <see cref="Keywords.Threads"/>).
+/// </summary>
+/// <remarks>
+/// The event ids never change meaning; a new event takes the next id. Every call site first asks
+/// <see cref="EventSource.IsEnabled(EventLevel, EventKeywords)"/>, so a process with no session or listener pays one
+/// field read at a spawn and at an end, and nothing else. The payloads use only the overloads of
+/// <c>WriteEvent</c> that need no reflection, so the events stay trim- and AOT-safe (a Native AOT app enables
+/// EventSource with <c>EventSourceSupport</c>).
+/// </remarks>
+[EventSource(Name = "ThreadIterators")]
+internal sealed class ThreadIteratorsEventSource : EventSource
+{
+    /// <summary>The one instance.</summary>
+    internal static readonly ThreadIteratorsEventSource Log = new();
+
+    private ThreadIteratorsEventSource()
+    {
+    }
+
+    /// <summary>The keywords a session turns the events on by.</summary>
+    public static class Keywords
+    {
+        /// <summary>A scheduler's start and stop.</summary>
+        public const EventKeywords Scheduler = (EventKeywords)0x1;
+
+        /// <summary>Each green thread's spawn and end: verbose, one event each.</summary>
+        public const EventKeywords Threads = (EventKeywords)0x2;
+
+        /// <summary>Unobserved faults and long turns.</summary>
+        public const EventKeywords Faults = (EventKeywords)0x4;
+
+        /// <summary>Dead letters.</summary>
+        public const EventKeywords DeadLetters = (EventKeywords)0x8;
+    }
+
+    /// <summary>A scheduler started: its description and its number.</summary>
+    [Event(1, Level = EventLevel.Informational, Keywords = Keywords.Scheduler, Message = "{0} started")]
+    public void SchedulerStart(string scheduler, long number) => WriteEvent(1, scheduler, number);
+
+    /// <summary>A scheduler's disposal finished: every thread has ended.</summary>
+    [Event(2, Level = EventLevel.Informational, Keywords = Keywords.Scheduler, Message = "Scheduler #{0} stopped")]
+    public void SchedulerStop(long number) => WriteEvent(2, number);
+
+    /// <summary>A green thread was spawned.</summary>
+    [Event(3, Level = EventLevel.Verbose, Keywords = Keywords.Threads, Message = "Scheduler #{0} spawned thread #{1}")]
+    public void ThreadSpawn(long scheduler, long thread) => WriteEvent(3, scheduler, thread);
+
+    /// <summary>A green thread ended: <paramref name="outcome"/> is a <see cref="ThreadOutcome"/> (1 completed, 2 faulted, 3 canceled).</summary>
+    [Event(4, Level = EventLevel.Verbose, Keywords = Keywords.Threads, Message = "Scheduler #{0}: thread #{1} ended, outcome {2}")]
+    public void ThreadEnd(long scheduler, long thread, long outcome) => WriteEvent(4, scheduler, thread, outcome);
+
+    /// <summary>A fault nobody observed was reported.</summary>
+    [Event(5, Level = EventLevel.Error, Keywords = Keywords.Faults, Message = "{0}: {1} ended with an exception nobody observed: {2}")]
+    public void UnobservedFault(string scheduler, string thread, string exception) => WriteEvent(5, scheduler, thread, exception);
+
+    /// <summary>A message became a dead letter.</summary>
+    [Event(6, Level = EventLevel.Warning, Keywords = Keywords.DeadLetters, Message = "Dead letter: {0} to {1}, {2}")]
+    public void DeadLetter(string messageType, string mailbox, string reason) => WriteEvent(6, messageType, mailbox, reason);
+
+    /// <summary>A turn has held its worker past the long-turn threshold, and still does.</summary>
+    [Event(7, Level = EventLevel.Warning, Keywords = Keywords.Faults, Message = "Thread #{0} has held worker {1} for {2} µs in one turn")]
+    public void LongTurn(long thread, long worker, long microseconds) => WriteEvent(7, thread, worker, microseconds);
+}
