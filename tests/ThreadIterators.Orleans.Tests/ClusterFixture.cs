@@ -57,7 +57,11 @@ public sealed class ClusterFixture : IAsyncLifetime
             options.AddProcess<long>("fragile", Fragile);
         }));
         // The cluster's client (outside the silos) sends, asks and monitors through ThreadIterators too.
-        builder.ConfigureClient(client => client.AddThreadIterators(options => options.Scheduler = new SchedulerOptions { WorkerCount = 1 }));
+        builder.ConfigureClient(client => client.AddThreadIterators(options =>
+        {
+            options.Scheduler = new SchedulerOptions { WorkerCount = 1 };
+            options.PutWindow = PutWindow;
+        }));
         Cluster = builder.Build();
         await Cluster.DeployAsync();
     }

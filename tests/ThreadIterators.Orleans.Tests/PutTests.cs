@@ -14,9 +14,10 @@ public sealed class PutTests(ClusterFixture fixture)
     private static readonly TimeSpan Generous = TimeSpan.FromSeconds(60);
 
     [Theory]
-    [InlineData(true)]
-    [InlineData(false)]
-    public async Task APutToAProcessWithABoundedInbox_ParksTheProducer_WhileTheProcessTakesNothing_ThenEveryMessageArrivesOnceInOrder(bool otherSilo)
+    [InlineData("other silo")]
+    [InlineData("same silo")]
+    [InlineData("client")]
+    public async Task APutToAProcessWithABoundedInbox_ParksTheProducer_WhileTheProcessTakesNothing_ThenEveryMessageArrivesOnceInOrder(string producerOn)
     {
         const int Capacity = 4;
         const int Count = 2_000;
@@ -39,7 +40,7 @@ public sealed class PutTests(ClusterFixture fixture)
         }
 
         await fixture.Second.SpawnAsync<int>(name, Capacity, Consumer);
-        var producers = otherSilo ? fixture.First : fixture.Second;
+        var producers = producerOn switch { "other silo" => fixture.First, "same silo" => fixture.Second, _ => fixture.Client };
         var target = producers.Get<int>(name);
         var produced = 0;
         IEnumerable<Event> Producer()
