@@ -16,63 +16,52 @@ namespace ThreadIterators.Orleans;
 /// holds the dead silo once the cluster has declared it so. So a client hears of a silo's death as soon as a gateway's
 /// view does, plus one answer's way.
 /// </remarks>
-internal sealed partial class ClientMembershipWatch(IGrainFactory grains, ProcessNode node) : ILifecycleParticipant<IClusterClientLifecycle>, IDisposable
+internal sealed partial class ClientMembershipWatch : ILifecycleParticipant<IClusterClientLifecycle>, IDisposable
 {
     private static readonly TimeSpan RetryDelay = TimeSpan.FromMilliseconds(100);
 
-    private readonly CancellationTokenSource _stop = new();
-    private Task _watching = Task.CompletedTask;
+    private readonly IGrainFactory _grains;
+    private readonly ProcessNode _node;
+    private readonly BackgroundLoop _loop;
 
-    public void Dispose() => _stop.Dispose();
+    public ClientMembershipWatch(IGrainFactory grains, ProcessNode node)
+    {
+        _grains = grains;
+        _node = node;
+        _loop = new BackgroundLoop(WatchAsync);
+    }
+
+    public void Dispose() => _loop.Dispose();
 
     public void Participate(IClusterClientLifecycle lifecycle) =>
-        lifecycle.Subscribe(nameof(ClientMembershipWatch), ServiceLifecycleStage.Active, StartAsync, StopAsync);
+        lifecycle.Subscribe(nameof(ClientMembershipWatch), ServiceLifecycleStage.Active, _loop.Start, _loop.StopAsync);
 
-    private Task StartAsync(CancellationToken cancellationToken)
-    {
-        _watching = Task.Run(WatchAsync, CancellationToken.None);
-        return Task.CompletedTask;
-    }
-
-    private async Task StopAsync(CancellationToken cancellationToken)
-    {
-        await _stop.CancelAsync().ConfigureAwait(false);
-        try
-        {
-            await _watching.WaitAsync(cancellationToken).ConfigureAwait(false);
-        }
-        catch (OperationCanceledException)
-        {
-            // Stopped waiting: the poll in flight ends with the client.
-        }
-    }
-
-    private async Task WatchAsync()
+    private async Task WatchAsync(CancellationToken stop)
     {
         var version = long.MinValue;
-        var feed = grains.GetGrain<IMembershipFeed>(0);
-        while (!_stop.IsCancellationRequested)
+        var feed = _grains.GetGrain<IMembershipFeed>(0);
+        while (!stop.IsCancellationRequested)
         {
             try
             {
-                var news = await feed.Next(version).WaitAsync(_stop.Token).ConfigureAwait(false);
+                var news = await feed.Next(version).WaitAsync(stop).ConfigureAwait(false);
                 foreach (var silo in news.Dead)
                 {
-                    node.Monitors.NodeDown(silo);
+                    _node.Monitors.NodeDown(silo);
                 }
 
                 version = Math.Max(version, news.Version);
             }
-            catch (OperationCanceledException) when (_stop.IsCancellationRequested)
+            catch (OperationCanceledException) when (stop.IsCancellationRequested)
             {
                 return;
             }
             catch (Exception exception)
             {
-                LogPollFailed(node.Logger, exception);
+                LogPollFailed(_node.Logger, exception);
                 try
                 {
-                    await Task.Delay(RetryDelay, _stop.Token).ConfigureAwait(false);
+                    await Task.Delay(RetryDelay, stop).ConfigureAwait(false);
                 }
                 catch (OperationCanceledException)
                 {

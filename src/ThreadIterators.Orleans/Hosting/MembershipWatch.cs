@@ -15,44 +15,25 @@ internal sealed partial class MembershipWatch : ILifecycleParticipant<ISiloLifec
 {
     private readonly IClusterMembershipService _membership;
     private readonly ProcessNode _node;
-    private readonly CancellationTokenSource _stop = new();
-    private Task _watching = Task.CompletedTask;
+    private readonly BackgroundLoop _loop;
 
     public MembershipWatch(IClusterMembershipService membership, ProcessNode node)
     {
         _membership = membership;
         _node = node;
+        _loop = new BackgroundLoop(WatchAsync);
     }
 
-    public void Dispose() => _stop.Dispose();
+    public void Dispose() => _loop.Dispose();
 
     public void Participate(ISiloLifecycle lifecycle) =>
-        lifecycle.Subscribe(nameof(MembershipWatch), ServiceLifecycleStage.Active, StartAsync, StopAsync);
+        lifecycle.Subscribe(nameof(MembershipWatch), ServiceLifecycleStage.Active, _loop.Start, _loop.StopAsync);
 
-    private Task StartAsync(CancellationToken cancellationToken)
-    {
-        _watching = Task.Run(WatchAsync, CancellationToken.None);
-        return Task.CompletedTask;
-    }
-
-    private async Task StopAsync(CancellationToken cancellationToken)
-    {
-        await _stop.CancelAsync().ConfigureAwait(false);
-        try
-        {
-            await _watching.WaitAsync(cancellationToken).ConfigureAwait(false);
-        }
-        catch (OperationCanceledException)
-        {
-            // Stopped waiting, or the watch ended on its token: either way it reads no more.
-        }
-    }
-
-    private async Task WatchAsync()
+    private async Task WatchAsync(CancellationToken stop)
     {
         try
         {
-            await foreach (var snapshot in _membership.MembershipUpdates.WithCancellation(_stop.Token).ConfigureAwait(false))
+            await foreach (var snapshot in _membership.MembershipUpdates.WithCancellation(stop).ConfigureAwait(false))
             {
                 foreach (var member in snapshot.Members.Values)
                 {
@@ -63,7 +44,7 @@ internal sealed partial class MembershipWatch : ILifecycleParticipant<ISiloLifec
                 }
             }
         }
-        catch (OperationCanceledException) when (_stop.IsCancellationRequested)
+        catch (OperationCanceledException) when (stop.IsCancellationRequested)
         {
             // The silo stops.
         }
