@@ -1,7 +1,5 @@
 using System;
 using System.Collections.Generic;
-using System.Net;
-using System.Net.Sockets;
 using System.Threading.Tasks;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
@@ -20,7 +18,7 @@ public sealed class DirectoryTests
     [InlineData("their-own")]
     public async Task ASiloThatRegisteredTheDistributedDirectoryFirst_RunsProcesses_InTheSameDirectory(string? theirName)
     {
-        var (siloPort, gatewayPort) = (FreePort(), FreePort());
+        var (siloPort, gatewayPort) = (NodeDownTests.FreePort(), NodeDownTests.FreePort());
         var builder = Host.CreateApplicationBuilder();
         builder.UseOrleans(silo =>
         {
@@ -62,12 +60,5 @@ public sealed class DirectoryTests
     {
         yield return inbox.Recv();
         s_answers?.TrySetResult(inbox.Recv().Value + 1);
-    }
-
-    private static int FreePort()
-    {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        return ((IPEndPoint)listener.LocalEndpoint).Port;
     }
 }

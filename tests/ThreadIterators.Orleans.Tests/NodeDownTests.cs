@@ -43,16 +43,7 @@ public sealed class NodeDownTests(ITestOutputHelper output)
         try
         {
             var processes = primary.Services.GetRequiredService<ClusterProcesses>();
-            var downs = new Mailbox<ProcessDown>();
-            var got = new TaskCompletionSource<ProcessDown>(TaskCreationOptions.RunContinuationsAsynchronously);
-            IEnumerable<Event> Watcher()
-            {
-                yield return downs.Recv();
-                got.TrySetResult(downs.Recv().Value);
-            }
-
-            processes.Scheduler.Spawn(Watcher(), "watcher");
-            var monitor = processes.Get<int>(NodeCluster.Resident).Monitor(downs);
+            var (monitor, got) = Watch(processes, NodeCluster.Resident);
             await LifetimeTests.WaitUntil(() => monitor.HasFired || processes.Node().Monitors.HostOf(monitor) is not null);
             Assert.False(monitor.HasFired, "The monitor fired before the node was killed.");
 
@@ -116,16 +107,7 @@ public sealed class NodeDownTests(ITestOutputHelper output)
         try
         {
             var processes = clientHost.Services.GetRequiredService<ClusterProcesses>();
-            var downs = new Mailbox<ProcessDown>();
-            var got = new TaskCompletionSource<ProcessDown>(TaskCreationOptions.RunContinuationsAsynchronously);
-            IEnumerable<Event> Watcher()
-            {
-                yield return downs.Recv();
-                got.TrySetResult(downs.Recv().Value);
-            }
-
-            processes.Scheduler.Spawn(Watcher(), "watcher");
-            var monitor = processes.Get<int>(NodeCluster.Resident).Monitor(downs);
+            var (monitor, got) = Watch(processes, NodeCluster.Resident);
             var linked = processes.Scheduler.Spawn(NodeCluster.WaitsForEver(), "linked");
             var link = processes.Get<int>(NodeCluster.Resident).Link(linked);
             await LifetimeTests.WaitUntil(() =>
@@ -182,16 +164,7 @@ public sealed class NodeDownTests(ITestOutputHelper output)
         }
 
         await processes.SpawnAsync<int>(name, Anchor);
-        var downs = new Mailbox<ProcessDown>();
-        var got = new TaskCompletionSource<ProcessDown>(TaskCreationOptions.RunContinuationsAsynchronously);
-        IEnumerable<Event> Watcher()
-        {
-            yield return downs.Recv();
-            got.TrySetResult(downs.Recv().Value);
-        }
-
-        processes.Scheduler.Spawn(Watcher(), "watcher");
-        var monitor = processes.Get<int>(name).Monitor(downs);
+        var (monitor, got) = Watch(processes, name);
         using var node = await StartNode(nodeSilo, nodeGateway, primarySilo, clusterId, linkTo: name);
         try
         {
@@ -259,16 +232,7 @@ public sealed class NodeDownTests(ITestOutputHelper output)
             Assert.True(rounds[0].Wait(Generous), $"{rounds[0].CurrentCount} survivors did not get their first message.");
 
             // The killed node's end, as the primary silo learns it from the membership.
-            var downs = new Mailbox<ProcessDown>();
-            var got = new TaskCompletionSource<ProcessDown>(TaskCreationOptions.RunContinuationsAsynchronously);
-            IEnumerable<Event> Watcher()
-            {
-                yield return downs.Recv();
-                got.TrySetResult(downs.Recv().Value);
-            }
-
-            here.Scheduler.Spawn(Watcher(), "watcher");
-            var monitor = here.Get<int>(NodeCluster.Resident).Monitor(downs);
+            var (monitor, got) = Watch(here, NodeCluster.Resident);
             await LifetimeTests.WaitUntil(() => monitor.HasFired || here.Node().Monitors.HostOf(monitor) is not null);
             node.Kill(entireProcessTree: true);
             Assert.Equal(ProcessExitReason.NodeDown, (await got.Task.WaitAsync(Generous)).Reason);
@@ -288,6 +252,21 @@ public sealed class NodeDownTests(ITestOutputHelper output)
             await second.StopAsync();
             await primary.StopAsync();
         }
+    }
+
+    /// <summary>Monitors process <paramref name="name"/> for a green thread of <paramref name="processes"/>, which completes the task with the <see cref="ProcessDown"/> it hears.</summary>
+    private static (ProcessMonitor Monitor, TaskCompletionSource<ProcessDown> Heard) Watch(ClusterProcesses processes, string name)
+    {
+        var downs = new Mailbox<ProcessDown>();
+        var heard = new TaskCompletionSource<ProcessDown>(TaskCreationOptions.RunContinuationsAsynchronously);
+        IEnumerable<Event> Watcher()
+        {
+            yield return downs.Recv();
+            heard.TrySetResult(downs.Recv().Value);
+        }
+
+        processes.Scheduler.Spawn(Watcher(), "watcher");
+        return (processes.Get<int>(name).Monitor(downs), heard);
     }
 
     private static IHost BuildSilo(int siloPort, int gatewayPort, int? primaryPort, string clusterId)
@@ -351,7 +330,7 @@ public sealed class NodeDownTests(ITestOutputHelper output)
         return node;
     }
 
-    private static int FreePort()
+    internal static int FreePort()
     {
         using var listener = new TcpListener(IPAddress.Loopback, 0);
         listener.Start();
