@@ -124,7 +124,8 @@ public sealed class HostingTests
         builder.Services.AddThreadIterators(options =>
         {
             options.WorkerCount = 2;
-            options.LongTurnThreshold = TimeSpan.FromMilliseconds(100);
+            // Long enough that no other turn of this test crosses it on a loaded machine: only the blocker's is asserted.
+            options.LongTurnThreshold = TimeSpan.FromMilliseconds(500);
             options.DeadLettersLoggedPerMinute = 3;
         });
         using var host = builder.Build();
@@ -148,10 +149,9 @@ public sealed class HostingTests
         using (var release = new ManualResetEventSlim())
         {
             var blocker = scheduler.Spawn(Blocks(release), "blocker");
-            await WaitUntil(() => logs.WithId(5).Any());
+            await WaitUntil(() => logs.WithId(5).Any(e => e.Fields["Thread"] == blocker));
             release.Set();
-            var turn = Assert.Single(logs.WithId(5));
-            Assert.Same(blocker, turn.Fields["Thread"]);
+            var turn = Assert.Single(logs.WithId(5), e => e.Fields["Thread"] == blocker);
             Assert.Equal(LogLevel.Warning, turn.Level);
             await blocker.AsTask().WaitAsync(Generous);
         }
@@ -176,7 +176,9 @@ public sealed class HostingTests
         builder.Services.AddThreadIterators(options =>
         {
             options.WorkerCount = 2;
-            options.LongTurnThreshold = TimeSpan.FromMilliseconds(200);
+
+            // The probe must run within it: a second, so that a loaded machine's delays are not taken for a stuck scheduler.
+            options.LongTurnThreshold = TimeSpan.FromSeconds(1);
         });
         builder.Services.AddHealthChecks().AddThreadIterators();
         using var host = builder.Build();
@@ -187,7 +189,7 @@ public sealed class HostingTests
         var scheduler = host.Services.GetRequiredService<Scheduler>();
         using var release = new ManualResetEventSlim();
         var blocker = scheduler.Spawn(Blocks(release), "blocker");
-        await WaitUntil(() => logs.WithId(5).Any());
+        await WaitUntil(() => logs.WithId(5).Any(e => e.Fields["Thread"] == blocker));
         var report = await health.CheckHealthAsync();
         Assert.Equal(HealthStatus.Unhealthy, report.Status);
         var entry = report.Entries["threaditerators"];
