@@ -1,6 +1,5 @@
 using System;
 using System.Collections.Generic;
-using System.Diagnostics.Tracing;
 using System.Runtime.ExceptionServices;
 using System.Threading;
 using System.Threading.Tasks;
@@ -110,7 +109,7 @@ public sealed partial class Scheduler
     /// <summary>Writes a thread's end to the event source, if a session asks for threads.</summary>
     private void TraceEnd(GreenThread thread, ExceptionDispatchInfo? fault)
     {
-        if (ThreadIteratorsEventSource.Log.IsEnabled(EventLevel.Verbose, ThreadIteratorsEventSource.Keywords.Threads))
+        if (ThreadIteratorsEventSource.Log.ThreadsEnabled)
         {
             ThreadIteratorsEventSource.Log.ThreadEnd(Number, thread.Id, (long)ThreadEnd.OutcomeOf(fault));
         }

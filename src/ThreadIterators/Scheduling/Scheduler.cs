@@ -2,7 +2,6 @@ using System;
 using System.Collections.Concurrent;
 using System.Collections.Generic;
 using System.Diagnostics;
-using System.Diagnostics.Tracing;
 using System.Threading;
 using System.Threading.Tasks;
 
@@ -372,7 +371,7 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
         }
 
         _registry.Add(thread, own);
-        if (ThreadIteratorsEventSource.Log.IsEnabled(EventLevel.Verbose, ThreadIteratorsEventSource.Keywords.Threads))
+        if (ThreadIteratorsEventSource.Log.ThreadsEnabled)
         {
             ThreadIteratorsEventSource.Log.ThreadSpawn(Number, id);
         }

@@ -1,4 +1,5 @@
 using System.Diagnostics.Tracing;
+using System.Runtime.CompilerServices;
 
 namespace ThreadIterators;
 
@@ -38,6 +39,17 @@ internal sealed class ThreadIteratorsEventSource : EventSource
 
         /// <summary>Dead letters.</summary>
         public const EventKeywords DeadLetters = (EventKeywords)0x8;
+    }
+
+    /// <summary>
+    /// Gets whether a session asks for the per-thread events: what a spawn and an end ask, so that with no session they
+    /// pay one field read (<see cref="EventSource.IsEnabled()"/>, inlined) and no call.
+    /// </summary>
+    internal bool ThreadsEnabled
+    {
+        [NonEvent]
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        get => IsEnabled() && IsEnabled(EventLevel.Verbose, Keywords.Threads);
     }
 
     /// <summary>A scheduler started: its description and its number.</summary>
