@@ -34,7 +34,7 @@ public sealed partial class Scheduler
         Interlocked.Increment(ref Counts.WatchdogReports);
         if (ThreadIteratorsEventSource.Log.IsEnabled(EventLevel.Warning, ThreadIteratorsEventSource.Keywords.Faults))
         {
-            ThreadIteratorsEventSource.Log.LongTurn(id, workerIndex, (long)duration.TotalMicroseconds);
+            ThreadIteratorsEventSource.Log.LongTurn(Number, id, (long)duration.TotalMicroseconds);
         }
 
         var handler = LongTurn;

@@ -77,6 +77,6 @@ internal sealed class ThreadIteratorsEventSource : EventSource
     public void DeadLetter(string messageType, string mailbox, string reason) => WriteEvent(6, messageType, mailbox, reason);
 
     /// <summary>A turn has held its worker past the long-turn threshold, and still does.</summary>
-    [Event(7, Level = EventLevel.Warning, Keywords = Keywords.Faults, Message = "Thread #{0} has held worker {1} for {2} µs in one turn")]
-    public void LongTurn(long thread, long worker, long microseconds) => WriteEvent(7, thread, worker, microseconds);
+    [Event(7, Level = EventLevel.Warning, Keywords = Keywords.Faults, Message = "Scheduler #{0}: thread #{1} has held its worker for {2} µs in one turn")]
+    public void LongTurn(long scheduler, long thread, long microseconds) => WriteEvent(7, scheduler, thread, microseconds);
 }

@@ -12,16 +12,36 @@ namespace ThreadIterators.Tests;
 /// <see cref="EventListener"/> as dotnet-trace reads it: a known workload writes its start, every spawn and end with
 /// its outcome, an unobserved fault, a dead letter, a long turn and its stop, each naming this scheduler.
 /// </summary>
-public abstract partial class RuntimeContract
+/// <remarks>
+/// Run alone: a listener is process-wide, so while it listens every scheduler of the process writes its events, and
+/// the other tests' timing would be this test's to answer for.
+/// </remarks>
+[Collection(MeasurementsRunAlone.Name)]
+public sealed class EventSourceTests
 {
-    [Fact]
-    public void Events_OfAKnownWorkload_TellTheStart_EverySpawnAndEnd_AFault_ADeadLetter_ALongTurn_AndTheStop()
+    public static TheoryData<int, SchedulingPolicy> Configurations()
+    {
+        var data = new TheoryData<int, SchedulingPolicy>();
+        foreach (var policy in new[] { SchedulingPolicy.WorkStealing, SchedulingPolicy.SoftAffinity, SchedulingPolicy.Dedicated, SchedulingPolicy.SharedQueue })
+        {
+            foreach (var workers in new[] { 1, 2, 4 })
+            {
+                data.Add(workers, policy);
+            }
+        }
+
+        return data;
+    }
+
+    [Theory]
+    [MemberData(nameof(Configurations))]
+    public void Events_OfAKnownWorkload_TellTheStart_EverySpawnAndEnd_AFault_ADeadLetter_ALongTurn_AndTheStop(int workerCount, SchedulingPolicy policy)
     {
         using var events = new EventsRecorder();
         var scheduler = new Scheduler(new SchedulerOptions
         {
-            WorkerCount = WorkerCount,
-            Policy = Policy,
+            WorkerCount = workerCount,
+            Policy = policy,
             Name = "traced",
             LongTurnThreshold = TimeSpan.FromMilliseconds(50),
         });
@@ -30,11 +50,14 @@ public abstract partial class RuntimeContract
         scheduler.LongTurn += (_, _) => turnHeard.Set();
         scheduler.UnobservedFault += (_, _) => { };
         var ids = new List<long>();
+        GreenThread? faulty = null;
         try
         {
-            // A fault nobody observes; a receiver that ends, then a message to its mailbox; a turn that blocks.
-            ids.Add(scheduler.Spawn(ThrowsAfterAYield(), "faulty").Id);
-            var inbox = new Mailbox<int>("ended inbox");
+            // A fault nobody observes (kept reachable, so that the disposal reports it, not a later finalizer); a
+            // receiver that ends, then a message to its mailbox; a turn that blocks.
+            faulty = scheduler.Spawn(ThrowsAfterAYield(), "faulty");
+            ids.Add(faulty.Id);
+            var inbox = new Mailbox<int>($"ended inbox of scheduler {number}");
             var receiver = scheduler.SpawnReceiver(inbox, Nothing(), "receiver");
             ids.Add(receiver.Id);
             receiver.Wait(TimeSpan.FromSeconds(60));
@@ -46,6 +69,7 @@ public abstract partial class RuntimeContract
         finally
         {
             scheduler.Dispose();
+            GC.KeepAlive(faulty);
         }
 
         var start = Assert.Single(events.Of(1), e => (long)e.Payload![1]! == number);
@@ -57,10 +81,10 @@ public abstract partial class RuntimeContract
         var fault = Assert.Single(events.Of(5), e => ((string)e.Payload![0]!).Contains($"#{number} ", StringComparison.Ordinal));
         Assert.Contains("'faulty'", (string)fault.Payload![1]!, StringComparison.Ordinal);
         Assert.Contains(nameof(InvalidOperationException), (string)fault.Payload![2]!, StringComparison.Ordinal);
-        var letter = Assert.Single(events.Of(6), e => ((string)e.Payload![1]!).Contains("ended inbox", StringComparison.Ordinal));
+        var letter = Assert.Single(events.Of(6), e => ((string)e.Payload![1]!).Contains($"ended inbox of scheduler {number}'", StringComparison.Ordinal));
         Assert.Equal(typeof(int).FullName, letter.Payload![0]);
         Assert.Equal(nameof(DeadLetterReason.SentAfterReceiverEnded), letter.Payload![2]);
-        Assert.Contains(events.Of(7), e => (long)e.Payload![0]! == ids[2] && (long)e.Payload![2]! >= 50_000);
+        Assert.Contains(events.Of(7), e => (long)e.Payload![0]! == number && (long)e.Payload![1]! == ids[2] && (long)e.Payload![2]! >= 50_000);
         Assert.Single(events.Of(2), e => (long)e.Payload![0]! == number);
     }
 
