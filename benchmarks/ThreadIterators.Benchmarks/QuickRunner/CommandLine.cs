@@ -106,6 +106,11 @@ internal sealed class CommandLine
                 case "--runs":
                     command.Runs = int.Parse(value!, CultureInfo.InvariantCulture);
                     break;
+                case "--tracing" when !TracingMode.TrySet(value):
+                    error = "--tracing needs none, idle or traced.";
+                    return false;
+                case "--tracing":
+                    break;
                 case "--impl" when value is not null:
                     command.Implementations = value.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).ToHashSet(StringComparer.OrdinalIgnoreCase);
                     break;

@@ -70,6 +70,11 @@ internal static class Runner
                     var runs = Measure(spec, setup, sizes, command.Runs, command.WarmUpMilliseconds, (run, m) => Print(command, spec, setup, sizes, run.ToString(CultureInfo.InvariantCulture), m));
                     var median = Measurement.Median(runs);
                     Print(command, spec, setup, sizes, "median", median);
+                    if (TracingMode.Current.Name != "none" && !command.Json)
+                    {
+                        Console.WriteLine($"tracing {TracingMode.Current.Name}: {TracingMode.Current.Spans:N0} spans given to the listener so far");
+                    }
+
                     wrong += runs.Count(r => r.Result != spec.Expected(implementation.Resize?.Invoke(sizes) ?? sizes));
                 }
             }
@@ -138,7 +143,7 @@ internal static class Runner
         var measurements = new List<Measurement>();
         for (var run = 1; run <= runs; run++)
         {
-            var measurement = Measurement.Take(spec.Messages(sizes), () => implementation.Run(host, sizes));
+            var measurement = Measurement.Take(spec.Messages(sizes), () => TracingMode.Current.Around(() => implementation.Run(host, sizes)));
             measurements.Add(measurement);
             each?.Invoke(run, measurement);
         }

@@ -55,7 +55,7 @@ public sealed partial class Mailbox<T>
     /// growth) before the end was found is still given.
     /// </summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private bool SendSlow(T message, OsThreadContext context, bool alongside)
+    private bool SendSlow(T message, OsThreadContext context, bool alongside, Activity? sent)
     {
         var wake = false;
         while (true)
@@ -82,19 +82,19 @@ public sealed partial class Mailbox<T>
                 TestHooks.BeforeSlowAppend?.Invoke(this);
             }
 
-            bool sent;
-            switch (tail.TryAppend(message, ref _tail))
+            bool appended;
+            switch (tail.TryAppend(message, sent, ref _tail))
             {
                 case MailboxSegment<T>.Appended:
-                    sent = true;
+                    appended = true;
                     break;
                 case MailboxSegment<T>.AppendedToParked:
-                    sent = wake = true;
+                    appended = wake = true;
                     break;
                 case MailboxSegment<T>.NoRoom when tail is EndSegment<T>:
                     // Completed: the end is the tail for good, and no message goes in after it. A wake-up this
                     // sender owes for a park mark it took on the way is still owed.
-                    sent = false;
+                    appended = false;
                     break;
                 case MailboxSegment<T>.NoRoom:
                     wake |= Grow(tail);
@@ -104,7 +104,7 @@ public sealed partial class Mailbox<T>
                     continue;
             }
 
-            if (!sent)
+            if (!appended)
             {
                 context.UncountSend();
             }
@@ -114,7 +114,7 @@ public sealed partial class Mailbox<T>
                 WakeReceiver(context, alongside);
             }
 
-            return sent;
+            return appended;
         }
     }
 

@@ -1,6 +1,7 @@
 using System;
 using System.Diagnostics;
 using System.Diagnostics.CodeAnalysis;
+using System.Runtime.CompilerServices;
 using System.Threading;
 
 namespace ThreadIterators;
@@ -319,8 +320,8 @@ public sealed partial class Mailbox<T> : ISpawnBinding
                 if (MailboxSegment<T>.PositionOf(word) != position)
                 {
                     // A sender reserved the slot and is writing it; that takes a few instructions unless its OS
-                    // thread was preempted in between.
-                    segment.WaitForMessage(position);
+                    // thread was preempted in between. Or it wrote it with its trace: the take goes on plain.
+                    WaitForMessage(segment, position);
                     continue;
                 }
 
@@ -368,6 +369,43 @@ public sealed partial class Mailbox<T> : ISpawnBinding
 
         message = default!;
         return false;
+    }
+
+    /// <summary>
+    /// Waits until the message at <paramref name="position"/>, reserved by a sender, is written; or takes the trace
+    /// it was written with, and receives it (<see cref="Received"/>), the take itself going on as any other. Off the
+    /// hop's path: a message with a trace is found here, by its slot's sequence. Receiver only.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void WaitForMessage(MailboxSegment<T> segment, long position)
+    {
+        if (segment.TakeTraceAt(position) is { } sent)
+        {
+            Received(sent);
+            return;
+        }
+
+        segment.WaitForMessage(position);
+    }
+
+    /// <summary>
+    /// The receive of a message that carries its sender's trace: its span, open as the receiving green thread's
+    /// current activity when taken in that thread's turn (Tracing.cs); none for a message an ended receiver's mailbox
+    /// drains into the dead letters. Receiver only.
+    /// </summary>
+    private void Received(Activity sent)
+    {
+        if (Receiver is { Body: null } && !HasChannelReader)
+        {
+            return;
+        }
+
+        var inTurn = OsThreadContext.Existing is { Worker: { } worker }
+            && worker.RunningId != 0
+            && Receiver is { } receiver
+            && receiver.Id == worker.RunningId
+            && receiver.Scheduler == worker.Scheduler;
+        Tracing.Received(Name, sent, inTurn);
     }
 
     /// <summary>

@@ -47,7 +47,7 @@ public sealed partial class Mailbox<T>
     /// Steps 1 to 3: hands <paramref name="message"/> to the receiver if it waits and commits; false if it does not
     /// (the sender waits), or if the mailbox was completed. The send was counted; a refused one is taken back. Any thread.
     /// </summary>
-    private bool HandOver(T message, MailboxSegment<T> segment, OsThreadContext context)
+    private bool HandOver(T message, MailboxSegment<T> segment, OsThreadContext context, Activity? sent)
     {
         while (true)
         {
@@ -70,13 +70,13 @@ public sealed partial class Mailbox<T>
         bool appended;
         if (_chooser is ChoiceBranch branch)
         {
-            appended = branch.Fire(branch.Choice.CurrentGeneration) && segment.TryAppendHandedOver(message);
+            appended = branch.Fire(branch.Choice.CurrentGeneration) && segment.TryAppendHandedOver(message, sent);
             Volatile.Write(ref _wakes, _wakes + 1);
             context.CountWakeUp();
         }
         else
         {
-            appended = segment.TryAppendHandedOver(message);
+            appended = segment.TryAppendHandedOver(message, sent);
             Volatile.Write(ref _wakes, _wakes + 1);
             receiver.Scheduler.Ready(receiver, context);
         }
@@ -104,7 +104,8 @@ public sealed partial class Mailbox<T>
                 return false;
             }
 
-            var appended = segment.TryAppendHandedOver(message);
+            // The waiting sender's trace is not kept with its offer: this message carries none.
+            var appended = segment.TryAppendHandedOver(message, sent: null);
             Debug.Assert(appended, "A rendezvous segment was frozen under the lock its freeze takes.");
             return true;
         }

@@ -1,4 +1,5 @@
 using System;
+using System.Diagnostics;
 using System.Numerics;
 using System.Runtime.CompilerServices;
 using System.Threading;
@@ -110,8 +111,9 @@ public sealed partial class Mailbox<T>
     {
         var context = OsThreadContext.Current;
         context.CountSend();
+        var sent = Tracing.Seen ? Tracing.Sending(Name) : null;
         var tail = Volatile.Read(ref _tail)!;
-        switch (tail.TryAppend(message, ref _tail))
+        switch (tail.TryAppend(message, sent, ref _tail))
         {
             case MailboxSegment<T>.Appended:
                 return true;
@@ -119,7 +121,7 @@ public sealed partial class Mailbox<T>
                 WakeReceiver(context);
                 return true;
             default:
-                return TryAddSlow(message, tail, context);
+                return TryAddSlow(message, tail, context, sent);
         }
     }
 
@@ -129,12 +131,12 @@ public sealed partial class Mailbox<T>
     /// apart by IsCompleted). A wake-up owed for the park mark a growth's freeze took is given either way.
     /// </summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private bool TryAddSlow(T message, MailboxSegment<T> tail, OsThreadContext context)
+    private bool TryAddSlow(T message, MailboxSegment<T> tail, OsThreadContext context, Activity? sent)
     {
         if (tail.IsRendezvous)
         {
             // Never room in a rendezvous mailbox: the message goes to a receiver that waits, or not at all.
-            return HandOver(message, tail, context);
+            return HandOver(message, tail, context, sent);
         }
 
         var wake = false;
@@ -162,7 +164,7 @@ public sealed partial class Mailbox<T>
                 tail = Volatile.Read(ref _tail)!;
             }
 
-            var appended = tail.TryAppend(message, ref _tail);
+            var appended = tail.TryAppend(message, sent, ref _tail);
             if (appended is MailboxSegment<T>.Appended or MailboxSegment<T>.AppendedToParked)
             {
                 wake |= appended == MailboxSegment<T>.AppendedToParked;
@@ -209,7 +211,9 @@ public sealed partial class Mailbox<T>
             TestHooks.AfterTailRead?.Invoke(this);
         }
 
-        var appended = tail is null ? MailboxSegment<T>.NoRoom : tail.TryAppend(message, ref _tail);
+        // The one read a send pays for tracing while no activity was ever current.
+        var sent = Tracing.Seen ? Tracing.Sending(Name) : null;
+        var appended = tail is null ? MailboxSegment<T>.NoRoom : tail.TryAppend(message, sent, ref _tail);
         if (appended == MailboxSegment<T>.Appended)
         {
             return true;
@@ -224,7 +228,7 @@ public sealed partial class Mailbox<T>
         // A completed mailbox is met only here, off the hop's path: its tail is the frozen end segment, so the fast
         // append above found no room. The slow path wakes the receiver itself, so that nothing it returns has to be
         // kept across the hop's wake-up above.
-        return SendSlow(message, context, alongside);
+        return SendSlow(message, context, alongside, sent);
     }
 
     /// <summary>Makes the parked receiver ready; called by the one sender whose append took the park mark.</summary>

@@ -102,6 +102,8 @@ public static class MailboxAsking
             var message = MakeRequest(mailbox, request, pending);
             pending.Arm(server);
             bool sent;
+            var span = Tracing.Seen ? Tracing.Asking(mailbox.Name) : null;
+            pending.Span = span;
             try
             {
                 sent = mailbox.TrySend(message);
@@ -110,6 +112,13 @@ public static class MailboxAsking
             {
                 pending.Unsent();
                 throw;
+            }
+            finally
+            {
+                if (span is not null)
+                {
+                    Tracing.Asked(span);
+                }
             }
 
             if (!sent)
@@ -183,7 +192,21 @@ public static class MailboxAsking
             var scheduler = server?.Scheduler ?? mailbox.Receiver?.Scheduler ?? caller?.Scheduler;
             var ask = new AskTask<TReply>(mailbox, scheduler, timeout, cancellationToken);
             var message = MakeRequest(mailbox, request, ask.Pending);
-            var send = mailbox.SendAsync(message, cancellationToken);
+            var span = Tracing.Seen ? Tracing.Asking(mailbox.Name) : null;
+            ask.Pending.Span = span;
+            ValueTask send;
+            try
+            {
+                send = mailbox.SendAsync(message, cancellationToken);
+            }
+            finally
+            {
+                if (span is not null)
+                {
+                    Tracing.Asked(span);
+                }
+            }
+
             if (!send.IsCompletedSuccessfully)
             {
                 return SendThenAskAsync(mailbox, send, ask, server);

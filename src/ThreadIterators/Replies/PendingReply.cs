@@ -91,6 +91,9 @@ internal sealed class PendingReply<T> : TimerEntry, IMessageTarget<ThreadExit>, 
     /// </summary>
     internal IForwardedRequest? Forwarded { get; set; }
 
+    /// <summary>The ask's span, open until the outcome is decided; null outside a trace. Set by the asker before the request is sent.</summary>
+    internal System.Diagnostics.Activity? Span { get; set; }
+
     /// <summary>Gets the outcome: <see cref="ReplyOutcome.Pending"/> until it is final (a decision being written reads as pending).</summary>
     internal ReplyOutcome Outcome
     {
@@ -170,6 +173,11 @@ internal sealed class PendingReply<T> : TimerEntry, IMessageTarget<ThreadExit>, 
         if (outcome != ReplyOutcome.ServerEnded)
         {
             Volatile.Read(ref _watch)?.Remove();
+        }
+
+        if (Span is { } span)
+        {
+            Tracing.Answered(span, error);
         }
 
         _listener.Completed();

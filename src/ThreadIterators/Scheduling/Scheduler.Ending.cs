@@ -73,6 +73,10 @@ public sealed partial class Scheduler
             _ => true,
         });
         TraceEnd(thread, fault);
+        if (Tracing.Seen)
+        {
+            Tracing.Ended(thread, fault, System.Diagnostics.Activity.Current);
+        }
     }
 
     /// <summary>Disposes a thread left live when the workers stopped. Disposing thread only, after the workers have stopped.</summary>
@@ -103,6 +107,11 @@ public sealed partial class Scheduler
         Counts.CountEnd(ThreadEnd.OutcomeOf(fault));
         thread.Complete(fault, report: false);
         TraceEnd(thread, fault);
+        if (Tracing.Seen)
+        {
+            Tracing.Ended(thread, fault, thread.Activity);
+        }
+
         ThreadEnded();
     }
 

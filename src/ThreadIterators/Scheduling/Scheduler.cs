@@ -178,6 +178,7 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
             SchedulingPolicy.SharedQueue => new SharedQueuePolicy(this),
             _ => throw new ArgumentOutOfRangeException(nameof(options), Policy, $"options.Policy is {Policy}, which is not a {nameof(SchedulingPolicy)} value."),
         });
+        Tracing.Watch();
         Idle = new IdleWorkers(workerCount);
         _registry = new ThreadRegistry(workerCount);
         Workers = new Worker[workerCount];
@@ -374,6 +375,11 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
         if (ThreadIteratorsEventSource.Log.ThreadsEnabled)
         {
             ThreadIteratorsEventSource.Log.ThreadSpawn(Number, id);
+        }
+
+        if (Tracing.Seen)
+        {
+            Tracing.Spawned(thread);
         }
 
         if (IsStopping)

@@ -95,7 +95,7 @@ internal sealed class Watchdog : IDisposable
         _thread = new Thread(Run) { IsBackground = true, Name = "ThreadIterators watchdog" };
     }
 
-    internal void Start() => _thread.Start();
+    internal void Start() => _thread.UnsafeStart();
 
     /// <summary>Stops the thread, if started, and waits for it; the disposing thread, after the workers stopped.</summary>
     public void Dispose()

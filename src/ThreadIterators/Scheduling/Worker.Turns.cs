@@ -134,6 +134,7 @@ internal sealed partial class Worker
     private void Main()
     {
         OsThreadContext.SetCurrent(Context);
+        Tracing.PrepareThread();
         try
         {
             while (!Scheduler.IsStopping)
@@ -301,6 +302,10 @@ internal sealed partial class Worker
         Volatile.Write(ref _runningId, thread.Id);
         _longTurnAt = Counters.Sent + LongTurnSends;
         var weighedSince = _placement.TurnStarting(thread, this);
+        if (Tracing.Seen)
+        {
+            Tracing.EnterTurn(thread);
+        }
 
         thread.AssertRunning(this);
         try
@@ -349,6 +354,11 @@ internal sealed partial class Worker
                         // Out of budget: queue the thread before it parks on the event, so it holds no message while queued.
                         thread.WaitingOn = DeferredParkEvent.Instance;
                         thread.AssertParking(this);
+                        if (Tracing.Seen)
+                        {
+                            Tracing.Keep(thread);
+                        }
+
                         GiveUpTurn(thread);
                         return;
                     }
@@ -378,6 +388,12 @@ internal sealed partial class Worker
                 }
 
                 thread.AssertParking(this);
+                if (Tracing.Seen)
+                {
+                    // Before the park: once parked, the thread may be resumed on another worker at once.
+                    Tracing.Keep(thread);
+                }
+
                 outcome = next.Park(thread, this);
                 AssertGoesOnRunning(thread, outcome);
                 if (outcome == EventOutcome.Continue && thread.PendingFault is not null)
@@ -428,6 +444,10 @@ internal sealed partial class Worker
         {
             // Volatile, so it is not moved past the next turn's look for thieves in TakeRunNext.
             Volatile.Write(ref _runningId, 0);
+            if (Tracing.Seen)
+            {
+                Tracing.LeaveTurn();
+            }
         }
     }
 }

@@ -241,7 +241,8 @@ internal sealed partial class Worker
     {
         if (_controller is null)
         {
-            _thread.Start();
+            // Without the creator's execution context: a worker holds no activity (nor other async-local) of its own.
+            _thread.UnsafeStart();
         }
     }
 

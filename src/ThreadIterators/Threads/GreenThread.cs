@@ -59,7 +59,7 @@ public sealed partial class GreenThread
 
     /// <summary>
     /// The id in the low <see cref="IdBits"/> bits, the home worker's index and the weight bit above them. Packed
-    /// into one word so they cost no memory: a 4-byte field would grow every thread from 88 to 96 bytes.
+    /// into one word so they cost no memory: a 4-byte field would grow every thread from 96 to 104 bytes.
     /// </summary>
     /// <remarks>
     /// Only the home and weight are ever written, by the worker running the thread before it parks, or (for a
@@ -67,6 +67,12 @@ public sealed partial class GreenThread
     /// platform cannot change the id bits.
     /// </remarks>
     private long _idAndHome;
+
+    /// <summary>
+    /// The thread's <see cref="System.Diagnostics.Activity.Current"/> between its turns, kept and restored by the
+    /// worker (the steps in Tracing.cs); null outside any trace. Touched only by the worker running the thread.
+    /// </summary>
+    internal System.Diagnostics.Activity? Activity;
 
     internal GreenThread(Scheduler scheduler, IEnumerator<Event> body, long id, int home, string? name)
     {

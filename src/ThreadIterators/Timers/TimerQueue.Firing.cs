@@ -38,7 +38,7 @@ internal sealed partial class TimerQueue
         {
             // A dedicated thread rather than the thread pool: see _ownThread. Background, so it never keeps the process alive.
             _thread = new Thread(Run) { IsBackground = true, Name = "ThreadIterators timer" };
-            _thread.Start();
+            _thread.UnsafeStart();
         }
 
         if (deadline < _threadLooksBy)
