@@ -19,22 +19,8 @@ namespace ThreadIterators.Tests;
 [Collection(MeasurementsRunAlone.Name)]
 public sealed class EventSourceTests
 {
-    public static TheoryData<int, SchedulingPolicy> Configurations()
-    {
-        var data = new TheoryData<int, SchedulingPolicy>();
-        foreach (var policy in new[] { SchedulingPolicy.WorkStealing, SchedulingPolicy.SoftAffinity, SchedulingPolicy.Dedicated, SchedulingPolicy.SharedQueue })
-        {
-            foreach (var workers in new[] { 1, 2, 4 })
-            {
-                data.Add(workers, policy);
-            }
-        }
-
-        return data;
-    }
-
     [Theory]
-    [MemberData(nameof(Configurations))]
+    [MemberData(nameof(EveryConfiguration.WorkersAndPolicies), MemberType = typeof(EveryConfiguration))]
     public void Events_OfAKnownWorkload_TellTheStart_EverySpawnAndEnd_AFault_ADeadLetter_ALongTurn_AndTheStop(int workerCount, SchedulingPolicy policy)
     {
         using var events = new EventsRecorder();

@@ -23,30 +23,12 @@ public sealed class TracingTests
 
     private static readonly ActivitySource s_app = new("ThreadIterators.Tests.App");
 
-    public static TheoryData<int, SchedulingPolicy> Configurations()
-    {
-        var data = new TheoryData<int, SchedulingPolicy>();
-        foreach (var policy in new[] { SchedulingPolicy.WorkStealing, SchedulingPolicy.SoftAffinity, SchedulingPolicy.Dedicated, SchedulingPolicy.SharedQueue })
-        {
-            foreach (var workers in new[] { 1, 2, 4 })
-            {
-                data.Add(workers, policy);
-            }
-        }
-
-        return data;
-    }
-
     [Theory]
-    [MemberData(nameof(Configurations))]
+    [MemberData(nameof(EveryConfiguration.WorkersAndPolicies), MemberType = typeof(EveryConfiguration))]
     public void ATrace_GoesFromAnOsThreadsSend_ThroughTwoGreenThreadsAndAnAsk_AndIntoNoOtherThread(int workerCount, SchedulingPolicy policy)
     {
         var exported = new List<Activity>();
-        using var provider = Sdk.CreateTracerProviderBuilder()
-            .AddSource("ThreadIterators", s_app.Name)
-            .SetSampler(new AlwaysOnSampler())
-            .AddInMemoryExporter(exported)
-            .Build();
+        using var provider = Collect(exported);
         using var scheduler = new Scheduler(new SchedulerOptions { WorkerCount = workerCount, Policy = policy });
         var front = new Mailbox<int>("front");
         var back = new Mailbox<Doubling>("back");
@@ -128,15 +110,11 @@ public sealed class TracingTests
     }
 
     [Theory]
-    [MemberData(nameof(Configurations))]
+    [MemberData(nameof(EveryConfiguration.WorkersAndPolicies), MemberType = typeof(EveryConfiguration))]
     public void AThreadsOwnActivity_IsItsAloneAcrossItsYields_AndItsFaultIsOnItsEndSpan(int workerCount, SchedulingPolicy policy)
     {
         var exported = new List<Activity>();
-        using var provider = Sdk.CreateTracerProviderBuilder()
-            .AddSource("ThreadIterators", s_app.Name)
-            .SetSampler(new AlwaysOnSampler())
-            .AddInMemoryExporter(exported)
-            .Build();
+        using var provider = Collect(exported);
         using var scheduler = new Scheduler(new SchedulerOptions { WorkerCount = workerCount, Policy = policy });
         scheduler.UnobservedFault += (_, _) => { };
         const int Threads = 8;
@@ -181,11 +159,7 @@ public sealed class TracingTests
     public void ASend_OutsideAnyActivity_MakesNoSpan_AndTheMessageCarriesNone()
     {
         var exported = new List<Activity>();
-        using var provider = Sdk.CreateTracerProviderBuilder()
-            .AddSource("ThreadIterators")
-            .SetSampler(new AlwaysOnSampler())
-            .AddInMemoryExporter(exported)
-            .Build();
+        using var provider = Collect(exported);
         using var scheduler = new Scheduler(new SchedulerOptions { WorkerCount = 1 });
         var inbox = new Mailbox<int>("untraced inbox");
         var current = new List<Activity?>();
@@ -204,6 +178,14 @@ public sealed class TracingTests
             Assert.DoesNotContain(exported, a => a.DisplayName.Contains("untraced", StringComparison.Ordinal));
         }
     }
+
+    /// <summary>An application's tracer: every span of the library and of the test's own source, sampled and exported into <paramref name="exported"/>.</summary>
+    private static TracerProvider Collect(List<Activity> exported) =>
+        Sdk.CreateTracerProviderBuilder()
+            .AddSource("ThreadIterators", s_app.Name)
+            .SetSampler(new AlwaysOnSampler())
+            .AddInMemoryExporter(exported)
+            .Build();
 
     private static IEnumerable<Event> Receives(Mailbox<int> inbox, int count, List<Activity?> current)
     {
