@@ -98,6 +98,9 @@ public sealed partial class Choice : Event
     /// <summary>The branches, as given.</summary>
     private readonly Event[] _branches;
 
+    /// <inheritdoc/>
+    internal override bool WaitsForMessage => Array.Exists(_branches, static b => b.WaitsForMessage);
+
     /// <summary>The same branches as the protocol's participants (<see cref="IChoosable"/>), so each step on one is one interface call.</summary>
     private readonly IChoosable[] _choosables;
 

@@ -470,4 +470,11 @@ public abstract class Event
             into.Say(ToString()!);
         }
     }
+
+    /// <summary>
+    /// Gets a value indicating whether the event waits for a message: a receive, or a timed wait or choice over one.
+    /// A thread that yields one is done with the message it took last, whose receive span ends there (Tracing.cs).
+    /// Asked only while tracing.
+    /// </summary>
+    internal virtual bool WaitsForMessage => false;
 }

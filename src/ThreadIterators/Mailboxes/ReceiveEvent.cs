@@ -92,6 +92,9 @@ public sealed class ReceiveEvent<T> : Event, IChoosable, ITimedWaitSource
     // The receive itself is the mailbox's receiver side (Mailbox.Receiving.cs), so a message hop reads in one place.
     internal override EventOutcome Park(GreenThread thread, Worker worker) => _mailbox.TakeOrPark(thread, this, worker);
 
+    /// <inheritdoc/>
+    internal override bool WaitsForMessage => true;
+
     internal override EventOutcome Resume(GreenThread thread, Worker worker)
     {
         // Counted where the receiver resumes, whose worker is at hand, rather than by the waker: one add, no look-up.

@@ -78,6 +78,9 @@ public sealed class SharedReceiveEvent<T> : Event, IChoosable
 
     internal override EventOutcome Park(GreenThread thread, Worker worker) => Receive(WaiterFor(thread));
 
+    /// <inheritdoc/>
+    internal override bool WaitsForMessage => true;
+
     EventOutcome IChoosable.TryCompleteNow(GreenThread thread) => TryTakeNow(thread);
 
     bool IChoosable.Enlist(GreenThread thread, ChoiceBranch branch, long generation)

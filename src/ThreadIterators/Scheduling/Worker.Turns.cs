@@ -356,7 +356,7 @@ internal sealed partial class Worker
                         thread.AssertParking(this);
                         if (Tracing.Seen)
                         {
-                            Tracing.Keep(thread);
+                            Tracing.Keep(thread, next);
                         }
 
                         GiveUpTurn(thread);
@@ -391,7 +391,7 @@ internal sealed partial class Worker
                 if (Tracing.Seen)
                 {
                     // Before the park: once parked, the thread may be resumed on another worker at once.
-                    Tracing.Keep(thread);
+                    Tracing.Keep(thread, next);
                 }
 
                 outcome = next.Park(thread, this);

@@ -74,6 +74,9 @@ public sealed class TimedEvent<TEvent> : Event
     /// <summary>Gets the event waited on; after a wait that did not time out, its result is read here as usual.</summary>
     public TEvent Inner { get; }
 
+    /// <inheritdoc/>
+    internal override bool WaitsForMessage => Inner.WaitsForMessage;
+
     /// <summary>Gets how long each wait lasts at most, or <see cref="System.Threading.Timeout.InfiniteTimeSpan"/>.</summary>
     public TimeSpan Timeout { get; }
 

@@ -155,6 +155,38 @@ public sealed class TracingTests
         }
     }
 
+    [Theory]
+    [MemberData(nameof(EveryConfiguration.WorkersAndPolicies), MemberType = typeof(EveryConfiguration))]
+    public void AReceiveSpan_EndsWhenItsThreadWaitsForTheNextMessage_NotWhenTheNextArrives(int workerCount, SchedulingPolicy policy)
+    {
+        var exported = new List<Activity>();
+        using var provider = Collect(exported);
+        using var scheduler = new Scheduler(new SchedulerOptions { WorkerCount = workerCount, Policy = policy });
+        var inbox = new Mailbox<int>("idle server");
+        var current = new List<Activity?>();
+        var server = scheduler.SpawnReceiver(inbox, Receives(inbox, 2, current), "idle server");
+        ActivityTraceId first;
+        using (var activity = s_app.StartActivity("first request"))
+        {
+            first = activity!.TraceId;
+            inbox.Send(1);
+        }
+
+        // Exported only once ended: the server took the message, and ended its span as it waited for the next one,
+        // which is not sent until then.
+        Assert.True(
+            SpinWait.SpinUntil(() => { lock (exported) { return exported.Exists(a => a.TraceId == first && a.DisplayName == "receive idle server"); } }, Timeout),
+            "The first message's receive span did not end while its thread waited for the next message.");
+        using (s_app.StartActivity("second request"))
+        {
+            inbox.Send(2);
+        }
+
+        Assert.True(server.Wait(Timeout), "The server did not end.");
+        Assert.Equal(2, current.Count);
+        Assert.All(current, a => Assert.Equal("receive idle server", a?.DisplayName));
+    }
+
     [Fact]
     public void ASend_OutsideAnyActivity_MakesNoSpan_AndTheMessageCarriesNone()
     {

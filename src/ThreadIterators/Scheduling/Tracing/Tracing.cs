@@ -32,11 +32,11 @@ namespace ThreadIterators;
 /// sender's activity): <c>MailboxSegment.Traces</c>, written before the slot is published with
 /// <c>MailboxSegment.TracedBit</c> in its sequence. The receiver's plain take misses such a slot, and its slow path
 /// (<c>Mailbox.WaitForMessage</c>) takes the trace and receives it before the take goes on as any other.</item>
-/// <item>The receiving green thread, taking the message, first stops the CONSUMER span of its previous message if that
-/// is still its current activity, then starts a CONSUMER span <c>receive {mailbox}</c>, linked to the sender's span,
-/// and a child of the thread's own current activity, or, having none, of the sender's span (<see cref="Received"/>).
-/// It stays the thread's current activity until the thread takes its next message or ends, so what the thread does
-/// with the message (its sends and asks, other libraries' spans) is its child. A receive outside a green thread's turn
+/// <item>The receiving green thread, taking the message, starts a CONSUMER span <c>receive {mailbox}</c>, linked to the
+/// sender's span, and a child of the thread's own current activity, or, having none, of the sender's span
+/// (<see cref="Received"/>). It stays the thread's current activity until the thread next waits for a message
+/// (<see cref="Event.WaitsForMessage"/>, in step 2), takes another, or ends, so what the thread does with the message
+/// (its sends and asks, other libraries' spans) is its child, and the time it then waits idle is not. A receive outside a green thread's turn
 /// (async code reading through a channel reader) records the span and stops it at once.</item>
 /// </list>
 /// <para>
@@ -112,9 +112,23 @@ internal static class Tracing
         }
     }
 
-    /// <summary>Step 2: keeps the thread's current activity before it parks or is queued. The worker, in the thread's turn.</summary>
+    /// <summary>
+    /// Step 2: keeps the thread's current activity before it parks on <paramref name="next"/> or is queued; ends its
+    /// open receive span first if <paramref name="next"/> waits for a message, since the thread is done with the last
+    /// one. The worker, in the thread's turn.
+    /// </summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    internal static void Keep(GreenThread thread) => thread.Activity = Activity.Current;
+    internal static void Keep(GreenThread thread, Event next)
+    {
+        var current = Activity.Current;
+        if (IsOpenReceive(current) && next.WaitsForMessage)
+        {
+            current!.Stop();
+            current = Activity.Current;
+        }
+
+        thread.Activity = current;
+    }
 
     /// <summary>Step 3: the turn is over; the worker holds no activity until the next one. The worker.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
