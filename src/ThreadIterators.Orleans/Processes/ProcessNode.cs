@@ -180,7 +180,7 @@ internal sealed partial class ProcessNode : IDisposable
             return (null, 0);
         }
 
-        return Enqueue(name, target, boxed ?? message, link);
+        return Enqueue(name, target, ClusterTracing.Wrap(boxed ?? message, name), link);
     }
 
     /// <summary>
@@ -212,7 +212,7 @@ internal sealed partial class ProcessNode : IDisposable
         {
             link ??= _links.GetOrAdd(name, static (name, state) => state.Node.LinkToProcess(name, state.Target), (Node: this, Target: (object)target));
             yield return link.Puts.Acquire();
-            if (link.TryEnqueue(message, out _, put: true))
+            if (link.TryEnqueue(ClusterTracing.Wrap(message, name), out _, put: true))
             {
                 yield break;
             }
@@ -539,8 +539,9 @@ internal sealed partial class ProcessNode : IDisposable
     /// <summary>Reports messages no process took, on this silo's scheduler; an ask whose request it was fails at once.</summary>
     internal void Undeliverable(object target, IEnumerable<object?> messages)
     {
-        foreach (var message in messages)
+        foreach (var carried in messages)
         {
+            var message = ClusterTracing.Unwrap(carried);
             Asks.RequestUndeliverable(message);
             Scheduler.ReportDeadLetter(message, target, DeadLetterReason.Undeliverable);
         }

@@ -100,7 +100,7 @@ internal sealed class ProcessGrain : Grain, IProcessGrain, IProcessActivation
 
         var messages = batch.Messages;
         var skip = known ? (int)Math.Clamp(next - batch.FirstSequence, 0, messages.Length) : 0;
-        var (stop, refused) = Take(process, fresh, messages, skip, refused: null);
+        var (stop, refused) = Take(process, fresh, messages, skip, refused: null, this.GetPrimaryKeyString());
         if (stop < messages.Length)
         {
             // A bounded inbox is full: the rest waits here for room, a while, in order.
@@ -115,7 +115,7 @@ internal sealed class ProcessGrain : Grain, IProcessGrain, IProcessActivation
     /// Takes <paramref name="messages"/> from <paramref name="start"/> on into the process, in order, until one finds
     /// its bounded inbox full; returns that one's index (the length if none did), and the indexes refused so far.
     /// </summary>
-    private static (int Stop, List<int>? Refused) Take(LocalProcess process, bool fresh, object?[] messages, int start, List<int>? refused)
+    private static (int Stop, List<int>? Refused) Take(LocalProcess process, bool fresh, object?[] messages, int start, List<int>? refused, string name)
     {
         for (var i = start; i < messages.Length; i++)
         {
@@ -133,7 +133,8 @@ internal sealed class ProcessGrain : Grain, IProcessGrain, IProcessActivation
                 }
                 else
                 {
-                    outcome = process.TryDeliver(messages[i]);
+                    using var receive = ClusterTracing.Receiving(messages[i], name);
+                    outcome = process.TryDeliver(ClusterTracing.Unwrap(messages[i]));
                 }
             }
             catch (InvalidOperationException)
@@ -173,14 +174,15 @@ internal sealed class ProcessGrain : Grain, IProcessGrain, IProcessActivation
             {
                 try
                 {
-                    await process.DeliverWhenRoomAsync(messages[stop], patience.Token).ConfigureAwait(true);
+                    using var receive = ClusterTracing.Receiving(messages[stop], this.GetPrimaryKeyString());
+                    await process.DeliverWhenRoomAsync(ClusterTracing.Unwrap(messages[stop]), patience.Token).ConfigureAwait(true);
                 }
                 catch (OperationCanceledException) when (patience.IsCancellationRequested)
                 {
                     break;
                 }
 
-                (stop, refused) = Take(process, fresh, messages, stop + 1, refused);
+                (stop, refused) = Take(process, fresh, messages, stop + 1, refused, this.GetPrimaryKeyString());
             }
         }
 
