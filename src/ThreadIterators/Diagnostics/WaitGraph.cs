@@ -27,6 +27,12 @@ public sealed class WaitGraph
         threads.Sort(static (a, b) => a.Thread.Id.CompareTo(b.Thread.Id));
         Threads = threads;
         Cycles = WaitCycles.Find(threads);
+        if (Cycles.Count != 0 && ThreadIteratorsEventSource.Log.IsEnabled(System.Diagnostics.Tracing.EventLevel.Warning, ThreadIteratorsEventSource.Keywords.Deadlocks))
+        {
+            // Every graph taken that holds a cycle tells the event source: a wait that timed out with WaitOrThrow, or
+            // a look of the user's own.
+            ThreadIteratorsEventSource.Log.Deadlock(scheduler.ToString(), ToString());
+        }
     }
 
     /// <summary>Gets the scheduler whose threads these are.</summary>

@@ -13,6 +13,11 @@ public sealed partial class Scheduler
     {
         thread.AssertQueued("a wake-up");
         var waker = OwnWorker(context);
+        if (ThreadIteratorsEventSource.Log.SchedulingEnabled)
+        {
+            TraceWake(thread, waker);
+        }
+
         Placement.Woken(thread, waker);
     }
 
@@ -24,8 +29,17 @@ public sealed partial class Scheduler
     {
         thread.AssertQueued("a wake-up alongside its waker");
         var waker = OwnWorker(OsThreadContext.Current);
+        if (ThreadIteratorsEventSource.Log.SchedulingEnabled)
+        {
+            TraceWake(thread, waker);
+        }
+
         Placement.WokenAlongside(thread, waker);
     }
+
+    /// <summary>Writes a wake-up to the event source. Before the placement: once placed, the thread may run and park again.</summary>
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+    private void TraceWake(GreenThread thread, Worker? waker) => ThreadIteratorsEventSource.Log.ThreadWake(Number, thread.Id, waker?.Index ?? -1);
 
     /// <summary>Gets the worker the calling OS thread is if it is one of this scheduler's, else null.</summary>
     private Worker? OwnWorker(OsThreadContext context) => context.Worker is { } worker && worker.Scheduler == this ? worker : null;

@@ -218,6 +218,12 @@ internal sealed class Watchdog : IDisposable
             if (worker.StealRunNext(turn) is { } thread)
             {
                 Interlocked.Increment(ref _scheduler.Counts.Steals);
+                if (ThreadIteratorsEventSource.Log.SchedulingEnabled)
+                {
+                    // Taken for whichever worker finds it in the inject queue: no worker is the thief (-1).
+                    ThreadIteratorsEventSource.Log.ThreadSteal(_scheduler.Number, thread.Id, -1);
+                }
+
                 _scheduler.Inject(thread, wake: true);
             }
             else if (worker.Queue.Count != 0 || worker.Spawns.Count > 0 || worker.HasInbound)

@@ -178,6 +178,11 @@ internal sealed partial class Worker
             if (victim != this && (victim.Queue.StealInto(Queue) ?? victim.Spawns.TrySteal() ?? victim.TakeInbound()) is { } thread)
             {
                 Counters.Steals++;
+                if (ThreadIteratorsEventSource.Log.SchedulingEnabled)
+                {
+                    ThreadIteratorsEventSource.Log.ThreadSteal(Scheduler.Number, thread.Id, Index);
+                }
+
                 return thread;
             }
         }

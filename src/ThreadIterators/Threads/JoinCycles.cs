@@ -41,8 +41,13 @@ internal static class JoinCycles
             text.Append(", which joins ");
         }
 
-        joiner.PendingFault = ExceptionDispatchInfo.Capture(new System.InvalidOperationException(
-            $"A cycle of joins: {text}; each would wait for the next forever. {joiner} ends with this exception, which each thread in the cycle gets through its join."));
+        var message = $"A cycle of joins: {text}; each would wait for the next forever. {joiner} ends with this exception, which each thread in the cycle gets through its join.";
+        if (ThreadIteratorsEventSource.Log.IsEnabled(System.Diagnostics.Tracing.EventLevel.Warning, ThreadIteratorsEventSource.Keywords.Deadlocks))
+        {
+            ThreadIteratorsEventSource.Log.Deadlock(joiner.Scheduler.ToString(), message);
+        }
+
+        joiner.PendingFault = ExceptionDispatchInfo.Capture(new System.InvalidOperationException(message));
         return EventOutcome.Faulted;
     }
 

@@ -80,6 +80,117 @@ public sealed class EventSourceTests
         throw new InvalidOperationException("told to fail");
     }
 
+    [Theory]
+    [MemberData(nameof(EveryConfiguration.WorkersAndPolicies), MemberType = typeof(EveryConfiguration))]
+    public void SchedulingEvents_TellEveryParkItsWakeUp_AndEverySteal(int workerCount, SchedulingPolicy policy)
+    {
+        using var events = new EventsRecorder();
+        var scheduler = new Scheduler(new SchedulerOptions { WorkerCount = workerCount, Policy = policy });
+        var number = scheduler.Number;
+        long steals;
+        var ids = new List<long>();
+        try
+        {
+            // A ping-pong of 200 round trips, beside 500 short threads spawned from outside for idle workers to steal.
+            var ping = new Mailbox<int>($"ping of scheduler {number}");
+            var pong = new Mailbox<int>($"pong of scheduler {number}");
+            ids.Add(scheduler.SpawnReceiver(pong, Ponger(ping, pong, 200), "ponger").Id);
+            ids.Add(scheduler.SpawnReceiver(ping, Pinger(ping, pong, 200), "pinger").Id);
+            for (var i = 0; i < 500; i++)
+            {
+                scheduler.Spawn(YieldsTwice());
+            }
+
+            Assert.True(scheduler.WaitForAll(TimeSpan.FromSeconds(60)), "The workload did not end.");
+            steals = scheduler.SumOfWorkers(static w => Volatile.Read(ref w.Counters.Steals)) + Volatile.Read(ref scheduler.Counts.Steals);
+        }
+        finally
+        {
+            scheduler.Dispose();
+        }
+
+        List<(long Thread, long Worker)> Of(int id) =>
+            events.Of(id).Where(e => (long)e.Payload![0]! == number).Select(e => ((long)e.Payload![1]!, (long)e.Payload![2]!)).ToList();
+        var parks = Of(8);
+        var wakes = Of(9);
+
+        // A park owes its thread one wake-up, and the workload ended: as many of each, thread by thread. Strictly
+        // alternating, the ping-pong parks each of its two threads at least once.
+        foreach (var id in parks.Select(p => p.Thread).Concat(wakes.Select(w => w.Thread)).Distinct())
+        {
+            Assert.Equal(parks.Count(p => p.Thread == id), wakes.Count(w => w.Thread == id));
+        }
+
+        Assert.All(ids, id => Assert.Contains(parks, p => p.Thread == id));
+        Assert.All(parks, p => Assert.InRange(p.Worker, 0, workerCount - 1));
+        Assert.All(wakes, w => Assert.InRange(w.Worker, -1, workerCount - 1));
+
+        // Every steal the scheduler counted, and none besides.
+        Assert.Equal(steals, Of(10).Count);
+    }
+
+    [Fact]
+    public void DeadlockEvents_NameACycleOfJoins_AndAWaitGraphsCycle()
+    {
+        using var events = new EventsRecorder();
+        using var scheduler = new Scheduler(new SchedulerOptions { WorkerCount = 2, Name = "deadlocked" });
+        scheduler.UnobservedFault += (_, _) => { };
+
+        // Two threads that ask each other, and so never receive: a cycle in the wait-for graph.
+        var left = new Mailbox<ReplyTo<int>>("left inbox");
+        var right = new Mailbox<ReplyTo<int>>("right inbox");
+        scheduler.SpawnReceiver(left, Asks(right), "left");
+        scheduler.SpawnReceiver(right, Asks(left), "right");
+        Assert.Throws<WaitTimeoutException>(() => scheduler.WaitForAllOrThrow(TimeSpan.FromMilliseconds(200)));
+
+        // Two threads that join each other: refused at the second join.
+        GreenThread? second = null;
+        var first = scheduler.Spawn(Joins(() => second!), "first joiner");
+        second = scheduler.Spawn(Joins(() => first), "second joiner");
+        Assert.Contains("A cycle of joins", Assert.Throws<InvalidOperationException>(() => first.Wait(TimeSpan.FromSeconds(60))).Message, StringComparison.Ordinal);
+        Assert.Contains("A cycle of joins", Assert.Throws<InvalidOperationException>(() => second.Wait(TimeSpan.FromSeconds(60))).Message, StringComparison.Ordinal);
+
+        var deadlocks = events.Of(11).Select(e => ((string)e.Payload![0]!, (string)e.Payload![1]!)).Where(d => d.Item1.Contains("'deadlocked'", StringComparison.Ordinal)).ToList();
+        Assert.Contains(deadlocks, d => d.Item2.Contains("'left'", StringComparison.Ordinal) && d.Item2.Contains("'right'", StringComparison.Ordinal));
+        Assert.Contains(deadlocks, d => d.Item2.StartsWith("A cycle of joins", StringComparison.Ordinal) && d.Item2.Contains("joiner", StringComparison.Ordinal));
+    }
+
+    private static IEnumerable<Event> Pinger(Mailbox<int> ping, Mailbox<int> pong, int trips)
+    {
+        for (var i = 0; i < trips; i++)
+        {
+            pong.Send(i);
+            yield return ping.Recv();
+        }
+    }
+
+    private static IEnumerable<Event> Ponger(Mailbox<int> ping, Mailbox<int> pong, int trips)
+    {
+        for (var i = 0; i < trips; i++)
+        {
+            yield return pong.Recv();
+            ping.Send(i);
+        }
+    }
+
+    private static IEnumerable<Event> YieldsTwice()
+    {
+        yield return Event.Yield;
+        yield return Event.Yield;
+    }
+
+    private static IEnumerable<Event> Asks(Mailbox<ReplyTo<int>> server)
+    {
+        yield return server.Ask((ReplyTo<int> reply) => reply, Timeout.InfiniteTimeSpan);
+    }
+
+    private static IEnumerable<Event> Joins(Func<GreenThread> other)
+    {
+        // Yields first, so that both threads exist before either joins.
+        yield return Event.Yield;
+        yield return other().Exited;
+    }
+
     private static IEnumerable<Event> Nothing()
     {
         yield break;
