@@ -6,7 +6,7 @@ using System.Linq;
 namespace ThreadIterators.Benchmarks.QuickRunner;
 
 /// <summary>
-/// The quick runner: <c>run [workload] [--n N] [--m M] [--hops H] [--workers W] [--impl NAME[,NAME]] [--runs R] [--json]</c>.
+/// The quick runner: <c>run [workload] [--n N] [--m M] [--hops H] [--workers W] [--impl NAME[,NAME]] [--runs R] [--json] [--tracing none|idle|traced]</c>.
 /// It prints each run and the median, verifies every result, and exits with 1 if any was wrong. With no workload it
 /// runs a short comparison of every workload against its baselines and prints one table.
 /// </summary>
@@ -17,6 +17,7 @@ internal static class Runner
         "           [--n N] [--m M] [--hops H] [--actors A] [--state S] [--accesses K] [--workers W]\n" +
         "           [--policy workstealing|softaffinity|dedicated|shared[,...]|all]\n" +
         "           [--impl threaditerators|tasks|threads|threadpool|akka|protoactor[,...]] [--runs R] [--warmup MS] [--json]\n" +
+        "           [--tracing none|idle|traced]\n" +
         "  ring: --n forwarders, --m messages; threadring, parallelthreadring: --hops; pingpong, countingactor,\n" +
         "  producerconsumer: --m messages; skynet: --n leaves (a power of ten); cacheaffinity: --actors, --state\n" +
         "  bytes per actor (64, 4KB, 3.2MB), --accesses per message, --m messages. Without --workers, each\n" +

@@ -202,7 +202,18 @@ public sealed partial class Mailbox<T>
     /// completed, and the message is not in.
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private bool Append(T message, MailboxSegment<T>? tail, bool alongside)
+    private bool Append(T message, MailboxSegment<T>? tail, bool alongside) =>
+        // The one read a send pays for tracing while no activity was ever current; the untraced append below is then
+        // compiled with no trace to carry, as if tracing did not exist.
+        Tracing.Seen ? AppendTraced(message, tail, alongside) : Append(message, tail, alongside, sent: null);
+
+    /// <summary>An append that carries the sender's trace, if it has one (Tracing.cs).</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private bool AppendTraced(T message, MailboxSegment<T>? tail, bool alongside) => Append(message, tail, alongside, Tracing.Sending(Name));
+
+    /// <summary>The unbounded send, carrying <paramref name="sent"/> with the message if it is not null.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private bool Append(T message, MailboxSegment<T>? tail, bool alongside, Activity? sent)
     {
         var context = OsThreadContext.Current;
         context.CountSend();
@@ -211,8 +222,6 @@ public sealed partial class Mailbox<T>
             TestHooks.AfterTailRead?.Invoke(this);
         }
 
-        // The one read a send pays for tracing while no activity was ever current.
-        var sent = Tracing.Seen ? Tracing.Sending(Name) : null;
         var appended = tail is null ? MailboxSegment<T>.NoRoom : tail.TryAppend(message, sent, ref _tail);
         if (appended == MailboxSegment<T>.Appended)
         {

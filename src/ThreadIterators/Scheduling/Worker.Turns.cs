@@ -113,14 +113,20 @@ internal sealed partial class Worker
         // come from outside the run.
         var synchronization = SynchronizationContext.Current;
         SynchronizationContext.SetSynchronizationContext(null);
+
+        // The driving thread's own activity, which the turns replace with each green thread's (Tracing.cs), is its
+        // own again after the run.
+        var activity = Activity.Current;
         try
         {
             while (_controller!.Next() is { } thread)
             {
-                if (RunTurn(thread, budget: 1) && ThreadIteratorsEventSource.Log.SchedulingEnabled)
+                RunTurn(thread, budget: 1);
+                if (ThreadIteratorsEventSource.SchedulingEventsAllowed)
                 {
-                    TracePark(thread);
+                    TraceTurnEnd(thread);
                 }
+
                 _controller.TurnEnded(thread);
             }
 
@@ -131,6 +137,10 @@ internal sealed partial class Worker
         {
             OsThreadContext.SetCurrent(previous);
             SynchronizationContext.SetSynchronizationContext(synchronization);
+            if (Activity.Current != activity)
+            {
+                Activity.Current = activity;
+            }
         }
     }
 
@@ -148,9 +158,10 @@ internal sealed partial class Worker
                     continue;
                 }
 
-                if (RunTurn(thread, StepBudget) && ThreadIteratorsEventSource.Log.SchedulingEnabled)
+                RunTurn(thread, StepBudget);
+                if (ThreadIteratorsEventSource.SchedulingEventsAllowed)
                 {
-                    TracePark(thread);
+                    TraceTurnEnd(thread);
                 }
             }
         }
@@ -295,19 +306,30 @@ internal sealed partial class Worker
 
     /// <summary>
     /// Writes a park to the event source, after the turn: the thread may already run elsewhere, and the event says only
-    /// that it parked here. (Written here rather than at the park, where the check cost the hop 4-5%.)
+    /// that it parked here. Called only where the process allows the scheduling events: the park's own flag and this
+    /// call cost the hop nothing otherwise.
     /// </summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private void TracePark(GreenThread thread) => ThreadIteratorsEventSource.Log.ThreadPark(Scheduler.Number, thread.Id, Index);
+    private void TraceTurnEnd(GreenThread thread)
+    {
+        if (_parkedLastTurn)
+        {
+            _parkedLastTurn = false;
+            if (ThreadIteratorsEventSource.Log.SchedulingEnabled)
+            {
+                ThreadIteratorsEventSource.Log.ThreadPark(Scheduler.Number, thread.Id, Index);
+            }
+        }
+    }
 
-    /// <summary>Runs one turn of a green thread: resumes it from its event, then steps its body until it parks, ends, or uses up its budget of <paramref name="budget"/> body steps. True if it parked.</summary>
-    private bool RunTurn(GreenThread thread, int budget)
+    /// <summary>Runs one turn of a green thread: resumes it from its event, then steps its body until it parks, ends, or uses up its budget of <paramref name="budget"/> body steps.</summary>
+    private void RunTurn(GreenThread thread, int budget)
     {
         var body = thread.Body;
         if (body is null)
         {
             // Ended while a wake-up was on its way: a send that found its receiver parked as the scheduler disposed it.
-            return false;
+            return;
         }
 
         // The turn count first, then the id: the watchdog reads them in the opposite order (see StealRunNext).
@@ -321,7 +343,6 @@ internal sealed partial class Worker
         }
 
         thread.AssertRunning(this);
-        var parked = false;
         try
         {
             var outcome = EventOutcome.Continue;
@@ -339,7 +360,7 @@ internal sealed partial class Worker
             {
                 // Stopped before its first turn (the only turn with nothing to resume from): the body never starts.
                 Scheduler.Exit(thread, stopped, this);
-                return false;
+                return;
             }
 
         Stepping:
@@ -349,7 +370,7 @@ internal sealed partial class Worker
                 {
                     // A put it made and never yielded: its message was never sent, which ends the thread faulted.
                     Scheduler.Exit(thread, thread.UnyieldedAtEnd, this);
-                    return false;
+                    return;
                 }
 
                 var next = body.Current ?? throw new InvalidOperationException($"{thread} yielded null; a green thread must yield an Event, such as mailbox.Recv() or another thread's Exited.");
@@ -359,7 +380,7 @@ internal sealed partial class Worker
                     // ends the thread here, before this event does anything. Checked now, on the thread's own worker:
                     // after a park the thread may already run elsewhere and mark its next put.
                     Scheduler.Exit(thread, mark, this);
-                    return false;
+                    return;
                 }
 
                 if (--budget == 0)
@@ -375,7 +396,7 @@ internal sealed partial class Worker
                         }
 
                         GiveUpTurn(thread);
-                        return false;
+                        return;
                     }
 
                     if (ending)
@@ -383,7 +404,7 @@ internal sealed partial class Worker
                         // Stopped, and the last event's result handed to the body: it ends at this yield, before this
                         // event does anything.
                         Scheduler.Exit(thread, stop, this);
-                        return false;
+                        return;
                     }
 
                     // Stopped while running, found at the budget's last step: the event parks as at any other yield (a
@@ -423,7 +444,11 @@ internal sealed partial class Worker
 
             if (outcome == EventOutcome.Parked)
             {
-                parked = true;
+                if (ThreadIteratorsEventSource.SchedulingEventsAllowed)
+                {
+                    _parkedLastTurn = true;
+                }
+
                 if (thread.PendingFault is { SourceException: not UnyieldedEventException })
                 {
                     // Parked, and a stop has come: the one look per park that closes the race with a stop that read the
@@ -461,12 +486,6 @@ internal sealed partial class Worker
         {
             // Volatile, so it is not moved past the next turn's look for thieves in TakeRunNext.
             Volatile.Write(ref _runningId, 0);
-            if (Tracing.Seen)
-            {
-                Tracing.LeaveTurn();
-            }
         }
-
-        return parked;
     }
 }

@@ -16,6 +16,9 @@ namespace ThreadIterators;
 [SuppressMessage("Reliability", "CA1001:Types that own disposable fields should be disposable", Justification = "The park event holds no kernel handle (it is never waited on through WaitHandle), and a sender on another OS thread may still set it after the scheduler is disposed.")]
 internal sealed partial class Worker
 {
+    /// <summary>Whether this worker's last turn ended with a park; kept only where the process allows the scheduling events (Worker.Turns.cs).</summary>
+    private bool _parkedLastTurn;
+
     /// <summary>
     /// Most body steps (<c>MoveNext</c> calls) in one turn before the thread goes to the back of the queue, so a
     /// thread that never parks cannot starve the others. Guessed; budgets of 16, 64 and 256 measured the same on the
