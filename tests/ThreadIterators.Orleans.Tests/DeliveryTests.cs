@@ -159,28 +159,10 @@ public sealed class DeliveryTests(ClusterFixture fixture)
     public async Task AMessageOfAnotherType_IsADeadLetter_AndTheProcessGoesOn()
     {
         var name = $"count/{Guid.NewGuid():N}";
-        var refused = new TaskCompletionSource<DeadLetterEventArgs>(TaskCreationOptions.RunContinuationsAsynchronously);
-        void OnDeadLetter(object? sender, DeadLetterEventArgs args)
-        {
-            if (args.Mailbox is ProcessRef<string> target && target.Name == name)
-            {
-                refused.TrySetResult(args);
-            }
-        }
-
-        fixture.First.Scheduler.DeadLetter += OnDeadLetter;
-        try
-        {
-            fixture.Second.Get<long>(name).Send(1);
-            fixture.First.Get<string>(name).Send("not a number");
-            var letter = await refused.Task.WaitAsync(Generous);
-            Assert.Equal("not a number", letter.Message);
-            Assert.Equal(DeadLetterReason.Undeliverable, letter.Reason);
-        }
-        finally
-        {
-            fixture.First.Scheduler.DeadLetter -= OnDeadLetter;
-        }
+        fixture.Second.Get<long>(name).Send(1);
+        var letter = await DeadLetters.FirstTo<string>(fixture.First, name, () => fixture.First.Get<string>(name).Send("not a number"), Generous);
+        Assert.Equal("not a number", letter.Message);
+        Assert.Equal(DeadLetterReason.Undeliverable, letter.Reason);
 
         fixture.Second.Get<long>(name).Send(2);
         fixture.Second.Get<long>(name).Send(-1);

@@ -76,32 +76,16 @@ public sealed class TracingTests(ClusterFixture fixture)
             .SetSampler(new AlwaysOnSampler())
             .Build();
         var name = $"count/{Guid.NewGuid():N}";
-        var refused = new TaskCompletionSource<DeadLetterEventArgs>(TaskCreationOptions.RunContinuationsAsynchronously);
-        void OnDeadLetter(object? sender, DeadLetterEventArgs args)
+        fixture.Second.Get<long>(name).Send(1);
+        var letter = await DeadLetters.FirstTo<string>(fixture.First, name, () =>
         {
-            if (args.Mailbox is ProcessRef<string> target && target.Name == name)
-            {
-                refused.TrySetResult(args);
-            }
-        }
-
-        fixture.First.Scheduler.DeadLetter += OnDeadLetter;
-        try
-        {
-            fixture.Second.Get<long>(name).Send(1);
             using (s_app.StartActivity("request"))
             {
                 fixture.First.Get<string>(name).Send("not a number");
             }
-
-            var letter = await refused.Task.WaitAsync(Generous);
-            Assert.Equal("not a number", letter.Message);
-            Assert.Equal(DeadLetterReason.Undeliverable, letter.Reason);
-        }
-        finally
-        {
-            fixture.First.Scheduler.DeadLetter -= OnDeadLetter;
-        }
+        }, Generous);
+        Assert.Equal("not a number", letter.Message);
+        Assert.Equal(DeadLetterReason.Undeliverable, letter.Reason);
 
         fixture.Second.Get<long>(name).Send(-1);
         var record = ClusterFixture.Counted.GetOrAdd(name, _ => new CountedProcess());
