@@ -7,14 +7,7 @@ internal sealed class YieldEvent : Event
 {
     internal override EventOutcome Park(GreenThread thread, Worker worker)
     {
-        worker.GiveUpTurn(thread);
-        if (ThreadIteratorsEventSource.Log.SchedulingEnabled)
-        {
-            // Parked, and made ready at once by its own worker: the event source tells both, so that every park has
-            // its wake-up. Before the return: the thread may already run elsewhere once queued, and park again.
-            ThreadIteratorsEventSource.Log.ThreadWake(thread.Scheduler.Number, thread.Id, worker.Index);
-        }
-
+        worker.YieldTurn(thread);
         return EventOutcome.Parked;
     }
 

@@ -404,7 +404,9 @@ public sealed partial class Mailbox<T> : ISpawnBinding
             && worker.RunningId != 0
             && Receiver is { } receiver
             && receiver.Id == worker.RunningId
-            && receiver.Scheduler == worker.Scheduler;
+            && receiver.Scheduler == worker.Scheduler
+            ? receiver
+            : null;
         Tracing.Received(Name, sent, inTurn);
     }
 

@@ -100,10 +100,12 @@ public static class MailboxAsking
             var ask = new AskEvent<TReply>(caller, mailbox, timeout);
             var pending = ask.Pending;
             var message = MakeRequest(mailbox, request, pending);
-            pending.Arm(server);
-            bool sent;
+
+            // The span before the deadline and the watch: either may decide the ask at once, and its decision ends it.
             var span = Tracing.Seen ? Tracing.Asking(mailbox.Name) : null;
             pending.Span = span;
+            pending.Arm(server);
+            bool sent;
             try
             {
                 sent = mailbox.TrySend(message);

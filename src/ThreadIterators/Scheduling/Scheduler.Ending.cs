@@ -57,6 +57,20 @@ public sealed partial class Scheduler
         }
 
         thread.AssertEnded(byDisposal: false);
+        if (Tracing.Seen)
+        {
+            // Before the end is told: whoever waits for it then finds the thread's spans ended.
+            try
+            {
+                Tracing.Ended(thread, fault, System.Diagnostics.Activity.Current);
+            }
+            catch (Exception exception)
+            {
+                // An activity listener's: the thread is ending, and must not be ended again by the turn's catch.
+                ReportUnobserved(thread, exception);
+            }
+        }
+
         worker.Counters.CountEnd(ThreadEnd.OutcomeOf(fault));
 
         // Out of the live count before anyone sees the end, so a joiner reads a count without it. This never brings
@@ -73,10 +87,6 @@ public sealed partial class Scheduler
             _ => true,
         });
         TraceEnd(thread, fault);
-        if (Tracing.Seen)
-        {
-            Tracing.Ended(thread, fault, System.Diagnostics.Activity.Current);
-        }
     }
 
     /// <summary>Disposes a thread left live when the workers stopped. Disposing thread only, after the workers have stopped.</summary>
@@ -104,14 +114,14 @@ public sealed partial class Scheduler
         // A stop asked for before the disposal reached the thread gives it its reason.
         fault ??= thread.PendingFault ?? ExceptionDispatchInfo.Capture(new OperationCanceledException($"{thread} was stopped because its scheduler was disposed."));
         thread.AssertEnded(byDisposal: true);
-        Counts.CountEnd(ThreadEnd.OutcomeOf(fault));
-        thread.Complete(fault, report: false);
-        TraceEnd(thread, fault);
         if (Tracing.Seen)
         {
             Tracing.Ended(thread, fault, thread.Activity);
         }
 
+        Counts.CountEnd(ThreadEnd.OutcomeOf(fault));
+        thread.Complete(fault, report: false);
+        TraceEnd(thread, fault);
         ThreadEnded();
     }
 

@@ -337,14 +337,15 @@ internal sealed partial class Worker
         Volatile.Write(ref _runningId, thread.Id);
         _longTurnAt = Counters.Sent + LongTurnSends;
         var weighedSince = _placement.TurnStarting(thread, this);
-        if (Tracing.Seen)
-        {
-            Tracing.EnterTurn(thread);
-        }
-
         thread.AssertRunning(this);
         try
         {
+            // Inside the try: an activity listener that throws faults this thread, not the worker.
+            if (Tracing.Seen)
+            {
+                Tracing.EnterTurn(thread);
+            }
+
             var outcome = EventOutcome.Continue;
 
             // Set once a stop has let the body have an event's result: its next yield ends it.

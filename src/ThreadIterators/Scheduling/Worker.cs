@@ -298,6 +298,21 @@ internal sealed partial class Worker
         }
     }
 
+    /// <summary>
+    /// A yield's park (<see cref="Event.Yield"/>, a zero sleep): the thread gives up its turn and is queued again at
+    /// once, made ready by its own worker, which the event source hears as the park's wake-up, so that every park has
+    /// one. Written before the thread is queued: it may then run elsewhere at once, and park again.
+    /// </summary>
+    internal void YieldTurn(GreenThread thread)
+    {
+        if (ThreadIteratorsEventSource.Log.SchedulingEnabled)
+        {
+            ThreadIteratorsEventSource.Log.ThreadWake(Scheduler.Number, thread.Id, Index);
+        }
+
+        GiveUpTurn(thread);
+    }
+
     /// <summary>Queues a thread that gave up its turn on this worker, where the policy says.</summary>
     internal void GiveUpTurn(GreenThread thread)
     {

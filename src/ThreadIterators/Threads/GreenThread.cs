@@ -125,7 +125,11 @@ public sealed partial class GreenThread
     public long Id => _idAndHome & IdMask;
 
     /// <summary>Gets the name given at spawn, if any.</summary>
-    public string? Name => Volatile.Read(ref _nameOrActivity) is ThreadActivity kept ? kept.Name : (string?)_nameOrActivity;
+    public string? Name => Volatile.Read(ref _nameOrActivity) switch
+    {
+        ThreadActivity kept => kept.Name,
+        var name => (string?)name,
+    };
 
     /// <summary>
     /// Gets or sets the thread's <see cref="System.Diagnostics.Activity.Current"/> between its turns, kept and restored
@@ -137,16 +141,41 @@ public sealed partial class GreenThread
         get => (_nameOrActivity as ThreadActivity)?.Current;
         set
         {
-            if (_nameOrActivity is ThreadActivity kept)
+            if (value is not null || _nameOrActivity is ThreadActivity)
             {
-                kept.Current = value;
-            }
-            else if (value is not null)
-            {
-                // Published whole: another OS thread reading the name finds the string or the holder, never half of it.
-                Volatile.Write(ref _nameOrActivity, new ThreadActivity((string?)_nameOrActivity, value));
+                Kept().Current = value;
             }
         }
+    }
+
+    /// <summary>
+    /// Gets or sets the receive span the thread has open (Tracing.cs), which it stops by reference: a body's own
+    /// activity around its receive may have made another current since. Same threads as <see cref="Activity"/>.
+    /// </summary>
+    internal System.Diagnostics.Activity? OpenReceive
+    {
+        get => (_nameOrActivity as ThreadActivity)?.OpenReceive;
+        set
+        {
+            if (value is not null || _nameOrActivity is ThreadActivity)
+            {
+                Kept().OpenReceive = value;
+            }
+        }
+    }
+
+    /// <summary>The thread's <see cref="ThreadActivity"/>, made the first time it is needed.</summary>
+    private ThreadActivity Kept()
+    {
+        if (_nameOrActivity is ThreadActivity kept)
+        {
+            return kept;
+        }
+
+        // Published whole: another OS thread reading the name finds the string or the holder, never half of it.
+        var made = new ThreadActivity((string?)_nameOrActivity);
+        Volatile.Write(ref _nameOrActivity, made);
+        return made;
     }
 
     /// <summary>

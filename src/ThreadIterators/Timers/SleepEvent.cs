@@ -37,7 +37,7 @@ internal sealed class SleepEvent : Event, IChoosable
         if (_duration == TimeSpan.Zero)
         {
             // A zero sleep gives up the turn, as Event.Yield does; it is its own event so that it can be a branch.
-            worker.GiveUpTurn(thread);
+            worker.YieldTurn(thread);
             return EventOutcome.Parked;
         }
 

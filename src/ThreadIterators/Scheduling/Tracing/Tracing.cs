@@ -112,9 +112,17 @@ internal static class Tracing
     [MethodImpl(MethodImplOptions.NoInlining)]
     internal static void EnterTurn(GreenThread thread)
     {
-        if (Activity.Current != thread.Activity)
+        // A kept activity stopped since (a request that ended while the thread waited) cannot be made current; its
+        // nearest running parent stands in, or none.
+        var kept = thread.Activity;
+        while (kept is { IsStopped: true })
         {
-            Activity.Current = thread.Activity;
+            kept = kept.Parent;
+        }
+
+        if (Activity.Current != kept)
+        {
+            Activity.Current = kept;
         }
     }
 
@@ -126,14 +134,12 @@ internal static class Tracing
     [MethodImpl(MethodImplOptions.NoInlining)]
     internal static void Keep(GreenThread thread, Event next)
     {
-        var current = Activity.Current;
-        if (IsOpenReceive(current) && next.WaitsForMessage)
+        if (next.WaitsForMessage)
         {
-            current!.Stop();
-            current = Activity.Current;
+            EndReceive(thread);
         }
 
-        thread.Activity = current;
+        thread.Activity = Activity.Current;
     }
 
     /// <summary>
@@ -170,20 +176,20 @@ internal static class Tracing
     /// thread's current activity if <paramref name="inTurn"/> (the receiver's own turn), else stopped at once.
     /// </summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    internal static void Received(string? destination, Activity sent, bool inTurn)
+    internal static void Received(string? destination, Activity sent, GreenThread? inTurn)
     {
         if (!Source.HasListeners())
         {
             return;
         }
 
-        var current = Activity.Current;
-        if (inTurn && IsOpenReceive(current))
+        if (inTurn is not null)
         {
-            // The previous message's span ends where the next message is taken.
-            current!.Stop();
-            current = Activity.Current;
+            // The previous message's span ends where the next message is taken, if the thread did not wait for it.
+            EndReceive(inTurn);
         }
+
+        var current = Activity.Current;
 
         // The thread's own activity, if it has one, parents the receive (Start takes the current one); otherwise the
         // sender's span does, so that the message's trace goes on here.
@@ -204,9 +210,13 @@ internal static class Tracing
             Describe(span, "receive", destination);
         }
 
-        if (!inTurn)
+        if (inTurn is null)
         {
             span.Stop();
+        }
+        else
+        {
+            inTurn.OpenReceive = span;
         }
     }
 
@@ -238,12 +248,7 @@ internal static class Tracing
         // A body's own activity, stopped by the using block its end left: the end still belongs to that trace.
         current ??= thread.Activity;
         thread.Activity = null;
-        if (current is null)
-        {
-            return;
-        }
-
-        if (Source.HasListeners())
+        if (current is not null && Source.HasListeners())
         {
             var span = Source.StartActivity(ActivityKind.Internal, current.Context, name: "end " + (thread.Name ?? "thread"));
             if (span is not null)
@@ -263,10 +268,8 @@ internal static class Tracing
             }
         }
 
-        if (IsOpenReceive(current))
-        {
-            StopHere(current);
-        }
+        // Whatever was current: the span of the message it took last ends with it.
+        EndReceive(thread);
     }
 
     /// <summary>
@@ -314,14 +317,31 @@ internal static class Tracing
     {
         var current = Activity.Current;
         span.Stop();
-        if (Activity.Current != current)
+        if (Activity.Current != current && current is not { IsStopped: true })
         {
             Activity.Current = current;
         }
     }
 
-    private static bool IsOpenReceive(Activity? activity) =>
-        activity is { Kind: ActivityKind.Consumer, IsStopped: false } && activity.Source == Source;
+    /// <summary>
+    /// Stops the thread's open receive span, by reference: a body's own activity around its receive may have made
+    /// another current since, or stopped and left none.
+    /// </summary>
+    private static void EndReceive(GreenThread thread)
+    {
+        if (thread.OpenReceive is { } open)
+        {
+            thread.OpenReceive = null;
+            if (Activity.Current == open)
+            {
+                open.Stop();
+            }
+            else
+            {
+                StopHere(open);
+            }
+        }
+    }
 
     private static void Describe(Activity span, string operation, string? destination)
     {
