@@ -6,6 +6,7 @@ using System.Threading;
 using System.Threading.Tasks;
 using OpenTelemetry;
 using OpenTelemetry.Trace;
+using ThreadIterators.Tests;
 
 namespace ThreadIterators.Orleans.Tests;
 
@@ -24,7 +25,7 @@ public sealed class TracingTests(ClusterFixture fixture)
     [Fact]
     public async Task AMessageSentInATrace_ReachesAGreenThreadOnTheOtherSilo_InTheSameTrace()
     {
-        var exported = new List<Activity>();
+        var exported = new SpanList();
         using var provider = Sdk.CreateTracerProviderBuilder()
             .AddSource("ThreadIterators", s_app.Name)
             .SetSampler(new AlwaysOnSampler())
@@ -50,9 +51,9 @@ public sealed class TracingTests(ClusterFixture fixture)
         Assert.Equal(request.TraceId, trace);
         Assert.StartsWith("receive", current, StringComparison.Ordinal);
 
-        // The inbox's receive span ends as the thread ends; all four are then exported.
+        // The inbox's receive span ends as the thread ends, after the thread's end span: all five are then exported.
         Assert.True(
-            SpinWait.SpinUntil(() => Spans(exported, request.TraceId).Count(a => a.Source.Name == "ThreadIterators") >= 4, Generous),
+            SpinWait.SpinUntil(() => Spans(exported, request.TraceId).Count(a => a.Source.Name == "ThreadIterators") >= 5, Generous),
             "The spans were not all exported.");
         var spans = Spans(exported, request.TraceId);
         var send = Assert.Single(spans, a => a.DisplayName == "send traced");
@@ -71,19 +72,24 @@ public sealed class TracingTests(ClusterFixture fixture)
     [Fact]
     public async Task ATracedMessageOfAnotherType_IsADeadLetter_AsItsSenderSentIt()
     {
+        var exported = new SpanList();
         using var provider = Sdk.CreateTracerProviderBuilder()
             .AddSource("ThreadIterators", s_app.Name)
             .SetSampler(new AlwaysOnSampler())
+            .AddInMemoryExporter(exported)
             .Build();
         var name = $"count/{Guid.NewGuid():N}";
         fixture.Second.Get<long>(name).Send(1);
+        var trace = default(ActivityTraceId);
         var letter = await DeadLetters.FirstTo<string>(fixture.First, name, () =>
         {
-            using (s_app.StartActivity("request"))
-            {
-                fixture.First.Get<string>(name).Send("not a number");
-            }
+            using var request = s_app.StartActivity("request");
+            trace = request!.TraceId;
+            fixture.First.Get<string>(name).Send("not a number");
         }, Generous);
+
+        // It went with its trace: the send's span names the process.
+        Assert.Contains(Spans(exported, trace), a => a.DisplayName == "send count" && (string?)a.GetTagItem("messaging.destination.name") == name);
         Assert.Equal("not a number", letter.Message);
         Assert.Equal(DeadLetterReason.Undeliverable, letter.Reason);
 
@@ -93,11 +99,5 @@ public sealed class TracingTests(ClusterFixture fixture)
         Assert.Equal([1L], record.Messages.ToArray());
     }
 
-    private static List<Activity> Spans(List<Activity> exported, ActivityTraceId trace)
-    {
-        lock (exported)
-        {
-            return exported.Where(a => a.TraceId == trace).ToList();
-        }
-    }
+    private static List<Activity> Spans(SpanList exported, ActivityTraceId trace) => exported.Snapshot().Where(a => a.TraceId == trace).ToList();
 }

@@ -13,6 +13,7 @@ using Microsoft.AspNetCore.Hosting.Server.Features;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Time.Testing;
 using OpenTelemetry.Trace;
+using ThreadIterators.Tests;
 using WebApi;
 
 namespace ThreadIterators.WebApi.Tests;
@@ -25,7 +26,7 @@ public sealed class WebApiTests : IAsyncLifetime, IDisposable
 {
     private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(60);
 
-    private readonly List<Activity> _exported = [];
+    private readonly SpanList _exported = new();
 
     private readonly FakeTimeProvider _time = new();
 
@@ -126,19 +127,7 @@ public sealed class WebApiTests : IAsyncLifetime, IDisposable
         return response.StatusCode;
     }
 
-    private Activity? Find(string name)
-    {
-        lock (_exported)
-        {
-            return _exported.LastOrDefault(a => a.DisplayName == name);
-        }
-    }
+    private Activity? Find(string name) => _exported.Snapshot().LastOrDefault(a => a.DisplayName == name);
 
-    private Activity Single(Activity server, string name)
-    {
-        lock (_exported)
-        {
-            return Assert.Single(_exported, a => a.TraceId == server.TraceId && a.DisplayName == name);
-        }
-    }
+    private Activity Single(Activity server, string name) => Assert.Single(_exported.Snapshot(), a => a.TraceId == server.TraceId && a.DisplayName == name);
 }

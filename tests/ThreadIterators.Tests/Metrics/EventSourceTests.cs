@@ -141,12 +141,18 @@ public sealed class EventSourceTests
         var right = new Mailbox<ReplyTo<int>>("right inbox");
         scheduler.SpawnReceiver(left, Asks(right), "left");
         scheduler.SpawnReceiver(right, Asks(left), "right");
+
+        // Both parked on their asks first (each look at the graph that finds the cycle writes the event too).
+        Assert.True(SpinWait.SpinUntil(() => scheduler.GetWaitGraph().Cycles.Count == 1, TimeSpan.FromSeconds(60)), "The two asks did not deadlock.");
         Assert.Throws<WaitTimeoutException>(() => scheduler.WaitForAllOrThrow(TimeSpan.FromMilliseconds(200)));
 
         // Two threads that join each other: refused at the second join.
-        GreenThread? second = null;
-        var first = scheduler.Spawn(Joins(() => second!), "first joiner");
-        second = scheduler.Spawn(Joins(() => first), "second joiner");
+        var firstInbox = new Mailbox<GreenThread>("first joiner's inbox");
+        var secondInbox = new Mailbox<GreenThread>("second joiner's inbox");
+        var first = scheduler.SpawnReceiver(firstInbox, Joins(firstInbox), "first joiner");
+        var second = scheduler.SpawnReceiver(secondInbox, Joins(secondInbox), "second joiner");
+        firstInbox.Send(second);
+        secondInbox.Send(first);
         Assert.Contains("A cycle of joins", Assert.Throws<InvalidOperationException>(() => first.Wait(TimeSpan.FromSeconds(60))).Message, StringComparison.Ordinal);
         Assert.Contains("A cycle of joins", Assert.Throws<InvalidOperationException>(() => second.Wait(TimeSpan.FromSeconds(60))).Message, StringComparison.Ordinal);
 
@@ -184,11 +190,12 @@ public sealed class EventSourceTests
         yield return server.Ask((ReplyTo<int> reply) => reply, Timeout.InfiniteTimeSpan);
     }
 
-    private static IEnumerable<Event> Joins(Func<GreenThread> other)
+    private static IEnumerable<Event> Joins(Mailbox<GreenThread> inbox)
     {
-        // Yields first, so that both threads exist before either joins.
-        yield return Event.Yield;
-        yield return other().Exited;
+        // Told whom to join once both threads exist.
+        var other = inbox.Recv();
+        yield return other;
+        yield return other.Value.Exited;
     }
 
     private static IEnumerable<Event> Nothing()

@@ -27,7 +27,7 @@ public sealed class TracingTests
     [MemberData(nameof(EveryConfiguration.WorkersAndPolicies), MemberType = typeof(EveryConfiguration))]
     public void ATrace_GoesFromAnOsThreadsSend_ThroughTwoGreenThreadsAndAnAsk_AndIntoNoOtherThread(int workerCount, SchedulingPolicy policy)
     {
-        var exported = new List<Activity>();
+        var exported = new SpanList();
         using var provider = Collect(exported);
         using var scheduler = new Scheduler(new SchedulerOptions { WorkerCount = workerCount, Policy = policy });
         var front = new Mailbox<int>("front");
@@ -56,11 +56,7 @@ public sealed class TracingTests
         Assert.True(scheduler.WaitForAll(Timeout), "The threads did not end.");
         provider.ForceFlush();
 
-        List<Activity> spans;
-        lock (exported)
-        {
-            spans = exported.Where(a => a.TraceId == request.TraceId).ToList();
-        }
+        var spans = exported.Snapshot().Where(a => a.TraceId == request.TraceId).ToList();
 
         var sendFront = Assert.Single(spans, a => a.DisplayName == "send front");
         Assert.Equal(ActivityKind.Producer, sendFront.Kind);
@@ -113,7 +109,7 @@ public sealed class TracingTests
     [MemberData(nameof(EveryConfiguration.WorkersAndPolicies), MemberType = typeof(EveryConfiguration))]
     public void AThreadsOwnActivity_IsItsAloneAcrossItsYields_AndItsFaultIsOnItsEndSpan(int workerCount, SchedulingPolicy policy)
     {
-        var exported = new List<Activity>();
+        var exported = new SpanList();
         using var provider = Collect(exported);
         using var scheduler = new Scheduler(new SchedulerOptions { WorkerCount = workerCount, Policy = policy });
         scheduler.UnobservedFault += (_, _) => { };
@@ -129,11 +125,7 @@ public sealed class TracingTests
         // Each thread found its own activity, and only its own, after every one of its 50 yields.
         Assert.Equal(0, Volatile.Read(ref lost));
         Assert.Equal(Threads, traces.Distinct().Count());
-        List<Activity> spans;
-        lock (exported)
-        {
-            spans = exported.Where(a => traces.Contains(a.TraceId)).ToList();
-        }
+        var spans = exported.Snapshot().Where(a => traces.Contains(a.TraceId)).ToList();
 
         for (var i = 0; i < Threads; i++)
         {
@@ -159,7 +151,7 @@ public sealed class TracingTests
     [MemberData(nameof(EveryConfiguration.WorkersAndPolicies), MemberType = typeof(EveryConfiguration))]
     public void AReceiveSpan_EndsWhenItsThreadWaitsForTheNextMessage_NotWhenTheNextArrives(int workerCount, SchedulingPolicy policy)
     {
-        var exported = new List<Activity>();
+        var exported = new SpanList();
         using var provider = Collect(exported);
         using var scheduler = new Scheduler(new SchedulerOptions { WorkerCount = workerCount, Policy = policy });
         var inbox = new Mailbox<int>("idle server");
@@ -175,7 +167,7 @@ public sealed class TracingTests
         // Exported only once ended: the server took the message, and ended its span as it waited for the next one,
         // which is not sent until then.
         Assert.True(
-            SpinWait.SpinUntil(() => { lock (exported) { return exported.Exists(a => a.TraceId == first && a.DisplayName == "receive idle server"); } }, Timeout),
+            SpinWait.SpinUntil(() => exported.Snapshot().Exists(a => a.TraceId == first && a.DisplayName == "receive idle server"), Timeout),
             "The first message's receive span did not end while its thread waited for the next message.");
         using (s_app.StartActivity("second request"))
         {
@@ -187,12 +179,47 @@ public sealed class TracingTests
         Assert.All(current, a => Assert.Equal("receive idle server", a?.DisplayName));
     }
 
+    [Theory]
+    [MemberData(nameof(EveryConfiguration.WorkersAndPolicies), MemberType = typeof(EveryConfiguration))]
+    public void AReceiveSpan_UnderTheThreadsOwnActivity_EndsToo_WhenThatActivityEndsFirst(int workerCount, SchedulingPolicy policy)
+    {
+        var exported = new SpanList();
+        using var provider = Collect(exported);
+        using var scheduler = new Scheduler(new SchedulerOptions { WorkerCount = workerCount, Policy = policy });
+        var inbox = new Mailbox<int>("worked inbox");
+        var worker = scheduler.SpawnReceiver(inbox, WorksOnEach(inbox, 3), "worked");
+        ActivityTraceId trace;
+        using (var request = s_app.StartActivity("requests"))
+        {
+            trace = request!.TraceId;
+            for (var i = 0; i < 3; i++)
+            {
+                inbox.Send(i);
+            }
+        }
+
+        Assert.True(worker.Wait(Timeout), "The receiver did not end.");
+        provider.ForceFlush();
+
+        // Each receive's span, a child of the thread's own "work" activity, which its using block stopped first: all
+        // three ended, none left open.
+        var spans = exported.Snapshot();
+        var receives = spans.Where(a => a.DisplayName == "receive worked inbox").ToList();
+        Assert.Equal(3, receives.Count);
+        Assert.All(receives, r => Assert.Contains(spans, w => w.DisplayName == "work" && w.SpanId == r.ParentSpanId));
+        Assert.All(receives, r => Assert.Contains(r.Links, l => l.Context.TraceId == trace));
+    }
+
     [Fact]
     public void ASend_OutsideAnyActivity_MakesNoSpan_AndTheMessageCarriesNone()
     {
-        var exported = new List<Activity>();
+        var exported = new SpanList();
         using var provider = Collect(exported);
         using var scheduler = new Scheduler(new SchedulerOptions { WorkerCount = 1 });
+
+        // An activity made current once: the library's tracing steps run from here on, and still make nothing here.
+        s_app.StartActivity("seen")?.Stop();
+        Assert.True(Tracing.Seen);
         var inbox = new Mailbox<int>("untraced inbox");
         var current = new List<Activity?>();
         var receiver = scheduler.SpawnReceiver(inbox, Receives(inbox, 100, current), "untraced receiver");
@@ -205,19 +232,29 @@ public sealed class TracingTests
         provider.ForceFlush();
         Assert.Equal(100, current.Count);
         Assert.All(current, Assert.Null);
-        lock (exported)
-        {
-            Assert.DoesNotContain(exported, a => a.DisplayName.Contains("untraced", StringComparison.Ordinal));
-        }
+        Assert.DoesNotContain(exported.Snapshot(), a => a.DisplayName.Contains("untraced", StringComparison.Ordinal));
     }
 
     /// <summary>An application's tracer: every span of the library and of the test's own source, sampled and exported into <paramref name="exported"/>.</summary>
-    private static TracerProvider Collect(List<Activity> exported) =>
+    private static TracerProvider Collect(SpanList exported) =>
         Sdk.CreateTracerProviderBuilder()
             .AddSource("ThreadIterators", s_app.Name)
             .SetSampler(new AlwaysOnSampler())
             .AddInMemoryExporter(exported)
             .Build();
+
+    private static IEnumerable<Event> WorksOnEach(Mailbox<int> inbox, int count)
+    {
+        for (var i = 0; i < count; i++)
+        {
+            // The thread's own activity around each receive: the receive's span is its child, and the using block
+            // stops it, leaving none current, before the next wait.
+            using (s_app.StartActivity("work", ActivityKind.Internal, parentContext: default))
+            {
+                yield return inbox.Recv();
+            }
+        }
+    }
 
     private static IEnumerable<Event> Receives(Mailbox<int> inbox, int count, List<Activity?> current)
     {
