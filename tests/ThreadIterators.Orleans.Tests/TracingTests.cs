@@ -26,11 +26,7 @@ public sealed class TracingTests(ClusterFixture fixture)
     public async Task AMessageSentInATrace_ReachesAGreenThreadOnTheOtherSilo_InTheSameTrace()
     {
         var exported = new SpanList();
-        using var provider = Sdk.CreateTracerProviderBuilder()
-            .AddSource("ThreadIterators", s_app.Name)
-            .SetSampler(new AlwaysOnSampler())
-            .AddInMemoryExporter(exported)
-            .Build();
+        using var provider = Collect(exported);
         var seen = new TaskCompletionSource<(ActivityTraceId Trace, string? Name)>(TaskCreationOptions.RunContinuationsAsynchronously);
         IEnumerable<Event> Receiver(Mailbox<string> inbox)
         {
@@ -73,11 +69,7 @@ public sealed class TracingTests(ClusterFixture fixture)
     public async Task ATracedMessageOfAnotherType_IsADeadLetter_AsItsSenderSentIt()
     {
         var exported = new SpanList();
-        using var provider = Sdk.CreateTracerProviderBuilder()
-            .AddSource("ThreadIterators", s_app.Name)
-            .SetSampler(new AlwaysOnSampler())
-            .AddInMemoryExporter(exported)
-            .Build();
+        using var provider = Collect(exported);
         var name = $"count/{Guid.NewGuid():N}";
         fixture.Second.Get<long>(name).Send(1);
         var trace = default(ActivityTraceId);
@@ -98,6 +90,14 @@ public sealed class TracingTests(ClusterFixture fixture)
         await record.Ended.Task.WaitAsync(Generous);
         Assert.Equal([1L], record.Messages.ToArray());
     }
+
+    /// <summary>An application's tracer: the library's spans and the test's own, sampled and exported into <paramref name="exported"/>.</summary>
+    private static TracerProvider Collect(SpanList exported) =>
+        Sdk.CreateTracerProviderBuilder()
+            .AddSource("ThreadIterators", s_app.Name)
+            .SetSampler(new AlwaysOnSampler())
+            .AddInMemoryExporter(exported)
+            .Build();
 
     private static List<Activity> Spans(SpanList exported, ActivityTraceId trace) => exported.Snapshot().Where(a => a.TraceId == trace).ToList();
 }
