@@ -78,7 +78,7 @@ public sealed partial class Mailbox<T>
         {
             appended = segment.TryAppendHandedOver(message, sent);
             Volatile.Write(ref _wakes, _wakes + 1);
-            receiver.Scheduler.Ready(receiver, context);
+            receiver.Scheduler.Placement.Wake(receiver, context);
         }
 
         if (!appended)

@@ -287,11 +287,11 @@ public sealed partial class Mailbox<T>
         Volatile.Write(ref _wakes, _wakes + 1);
         if (alongside)
         {
-            receiver.Scheduler.ReadyAlongside(receiver);
+            receiver.Scheduler.Placement.WakeAlongside(receiver, context);
         }
         else
         {
-            receiver.Scheduler.Ready(receiver, context);
+            receiver.Scheduler.Placement.Wake(receiver, context);
         }
     }
 }

@@ -43,6 +43,9 @@ internal sealed class OsThreadContext
     /// <summary>Gets the worker this OS thread is, or null.</summary>
     internal Worker? Worker { get; }
 
+    /// <summary>Gets the worker this OS thread is if it is one of <paramref name="scheduler"/>'s, else null.</summary>
+    internal Worker? WorkerOf(Scheduler scheduler) => Worker is { } worker && worker.Scheduler == scheduler ? worker : null;
+
     /// <summary>
     /// Gets or sets the green thread whose <c>finally</c> blocks this OS thread is running for its scheduler's
     /// disposal, so <see cref="GreenThread.Current"/> names it there too: the disposing thread is not its worker,

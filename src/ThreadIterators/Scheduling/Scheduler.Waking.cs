@@ -1,48 +1,21 @@
 
 namespace ThreadIterators;
 
-// Making threads ready and waking workers for them: the wake-up half of the park/wake protocol (see IdleWorkers) and
-// the hand-off to the placement policy. Any thread.
+// Making threads ready and waking workers for them: the wake-up half of the park/wake protocol (see IdleWorkers); where
+// a woken thread goes is Placement's. Any thread.
 public sealed partial class Scheduler
 {
-    /// <summary>Makes a parked thread runnable, where the policy says (see <see cref="IPlacementPolicy.Woken"/>).</summary>
-    internal void Ready(GreenThread thread) => Ready(thread, OsThreadContext.Current);
-
-    /// <summary>As <see cref="Ready(GreenThread)"/>, for a caller that has the calling thread's context at hand.</summary>
-    internal void Ready(GreenThread thread, OsThreadContext context)
-    {
-        thread.AssertQueued("a wake-up");
-        var waker = OwnWorker(context);
-        if (ThreadIteratorsEventSource.Log.SchedulingEnabled)
-        {
-            TraceWake(thread, waker);
-        }
-
-        Placement.Woken(thread, waker);
-    }
+    /// <summary>
+    /// Makes a parked thread runnable, where the policy says (<see cref="Placement.Wake"/>; a waker that has its OS
+    /// thread's context at hand, as a mailbox's sender does, calls that directly).
+    /// </summary>
+    internal void Ready(GreenThread thread) => Placement.Wake(thread, OsThreadContext.Current);
 
     /// <summary>
     /// Makes a parked thread runnable for a waker that goes on running: a receiver releasing senders that wait for
-    /// room, a sender waking a receiver of a shared mailbox (see <see cref="IPlacementPolicy.WokenAlongside"/>).
+    /// room, a sender waking a receiver of a shared mailbox (<see cref="Placement.WakeAlongside"/>).
     /// </summary>
-    internal void ReadyAlongside(GreenThread thread)
-    {
-        thread.AssertQueued("a wake-up alongside its waker");
-        var waker = OwnWorker(OsThreadContext.Current);
-        if (ThreadIteratorsEventSource.Log.SchedulingEnabled)
-        {
-            TraceWake(thread, waker);
-        }
-
-        Placement.WokenAlongside(thread, waker);
-    }
-
-    /// <summary>Writes a wake-up to the event source. Before the placement: once placed, the thread may run and park again.</summary>
-    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
-    private void TraceWake(GreenThread thread, Worker? waker) => ThreadIteratorsEventSource.Log.ThreadWake(Number, thread.Id, waker?.Index ?? -1);
-
-    /// <summary>Gets the worker the calling OS thread is if it is one of this scheduler's, else null.</summary>
-    private Worker? OwnWorker(OsThreadContext context) => context.Worker is { } worker && worker.Scheduler == this ? worker : null;
+    internal void ReadyAlongside(GreenThread thread) => Placement.WakeAlongside(thread, OsThreadContext.Current);
 
     /// <summary>Adds a thread to the inject queue; any thread.</summary>
     internal void Inject(GreenThread thread, bool wake)

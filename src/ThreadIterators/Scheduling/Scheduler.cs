@@ -170,9 +170,9 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
             throw new ArgumentOutOfRangeException(nameof(options), workerCount, "A driven run has one worker.");
         }
 
-        Placement = new Placement(Controller is not null ? Controller.Placement : Policy switch
+        Placement = new Placement(this, Controller is not null ? Controller.Placement : Policy switch
         {
-            SchedulingPolicy.WorkStealing => new WorkStealingPolicy(this),
+            SchedulingPolicy.WorkStealing => null,
             SchedulingPolicy.SoftAffinity => new SoftAffinityPolicy(this),
             SchedulingPolicy.Dedicated => new DedicatedPolicy(this),
             SchedulingPolicy.SharedQueue => new SharedQueuePolicy(this),
@@ -351,7 +351,7 @@ public sealed partial class Scheduler : IDisposable, IAsyncDisposable
             throw Disposed(name);
         }
 
-        var own = OwnWorker(OsThreadContext.Current);
+        var own = OsThreadContext.Current.WorkerOf(this);
         var id = own?.NextThreadId() ?? Interlocked.Increment(ref _counters.LastId);
         var home = Placement.HomeOf(id, own);
         var thread = new GreenThread(this, body.GetEnumerator(), id, home, name);
