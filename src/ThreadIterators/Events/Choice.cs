@@ -75,7 +75,7 @@ namespace ThreadIterators;
 /// </example>
 /// </remarks>
 [DebuggerDisplay("{ToString(),nq}")]
-public sealed partial class Choice : Event
+public sealed partial class Choice : Event, IMessageWait
 {
     /// <summary>The most branches a choice may have: one bit each in <see cref="_enlisted"/>.</summary>
     public const int MaxBranches = 64;
@@ -99,7 +99,7 @@ public sealed partial class Choice : Event
     private readonly Event[] _branches;
 
     /// <inheritdoc/>
-    internal override bool WaitsForMessage => Array.Exists(_branches, static b => b.WaitsForMessage);
+    bool IMessageWait.WaitsForMessage => Array.Exists(_branches, static b => b is IMessageWait { WaitsForMessage: true });
 
     /// <summary>The same branches as the protocol's participants (<see cref="IChoosable"/>), so each step on one is one interface call.</summary>
     private readonly IChoosable[] _choosables;

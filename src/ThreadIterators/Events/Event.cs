@@ -402,8 +402,8 @@ public abstract class Event
 
     // The hooks every event knows: the wait (Park, Resume, Abandon), a stop from outside (TryInterrupt,
     // CompleteInterrupt) and the wait-for graph and traces (DescribeWait). What only some events do is an interface
-    // they implement: IChoosable, to be a choice's branch (its header holds the branch protocol's steps), and
-    // ITimedWaitSource, to wait with a timeout without a choice.
+    // they implement: IChoosable, to be a choice's branch (its header holds the branch protocol's steps),
+    // ITimedWaitSource, to wait with a timeout without a choice, and IMessageWait, to say it waits for a message.
 
     /// <summary>
     /// Called on <paramref name="worker"/>, which runs <paramref name="thread"/>, right after the thread yielded this event.
@@ -470,11 +470,4 @@ public abstract class Event
             into.Say(ToString()!);
         }
     }
-
-    /// <summary>
-    /// Gets a value indicating whether the event waits for a message: a receive, or a timed wait or choice over one.
-    /// A thread that yields one is done with the message it took last, whose receive span ends there (Tracing.cs).
-    /// Asked only while tracing.
-    /// </summary>
-    internal virtual bool WaitsForMessage => false;
 }

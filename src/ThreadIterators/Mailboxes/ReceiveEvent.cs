@@ -16,7 +16,7 @@ namespace ThreadIterators;
 /// </remarks>
 /// <typeparam name="T">The type of the messages.</typeparam>
 [DebuggerDisplay("Recv() on {_mailbox,nq}")]
-public sealed class ReceiveEvent<T> : Event, IChoosable, ITimedWaitSource
+public sealed class ReceiveEvent<T> : Event, IChoosable, ITimedWaitSource, IMessageWait
 {
     /// <summary>The mailbox this event receives from.</summary>
     private readonly Mailbox<T> _mailbox;
@@ -93,7 +93,7 @@ public sealed class ReceiveEvent<T> : Event, IChoosable, ITimedWaitSource
     internal override EventOutcome Park(GreenThread thread, Worker worker) => _mailbox.TakeOrPark(thread, this, worker);
 
     /// <inheritdoc/>
-    internal override bool WaitsForMessage => true;
+    bool IMessageWait.WaitsForMessage => true;
 
     internal override EventOutcome Resume(GreenThread thread, Worker worker)
     {

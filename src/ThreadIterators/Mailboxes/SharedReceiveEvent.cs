@@ -13,7 +13,7 @@ namespace ThreadIterators;
 /// <remarks>The one green thread it is bound to, on whichever worker runs it.</remarks>
 /// <typeparam name="T">The type of the messages.</typeparam>
 [DebuggerDisplay("Receive on {_mailbox,nq}")]
-public sealed class SharedReceiveEvent<T> : Event, IChoosable
+public sealed class SharedReceiveEvent<T> : Event, IChoosable, IMessageWait
 {
     /// <summary>The mailbox this event receives from.</summary>
     private readonly SharedMailbox<T> _mailbox;
@@ -79,7 +79,7 @@ public sealed class SharedReceiveEvent<T> : Event, IChoosable
     internal override EventOutcome Park(GreenThread thread, Worker worker) => Receive(WaiterFor(thread));
 
     /// <inheritdoc/>
-    internal override bool WaitsForMessage => true;
+    bool IMessageWait.WaitsForMessage => true;
 
     EventOutcome IChoosable.TryCompleteNow(GreenThread thread) => TryTakeNow(thread);
 

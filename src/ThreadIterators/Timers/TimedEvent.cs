@@ -50,7 +50,7 @@ namespace ThreadIterators;
 /// </remarks>
 /// <typeparam name="TEvent">The kind of event waited on, so its result is read through <see cref="Inner"/> without a cast.</typeparam>
 [DebuggerDisplay("{ToString(),nq}")]
-public sealed class TimedEvent<TEvent> : Event
+public sealed class TimedEvent<TEvent> : Event, IMessageWait
     where TEvent : Event
 {
     /// <summary>The wait done without a choice, for the events that have one (a mailbox's receive); else null.</summary>
@@ -75,7 +75,7 @@ public sealed class TimedEvent<TEvent> : Event
     public TEvent Inner { get; }
 
     /// <inheritdoc/>
-    internal override bool WaitsForMessage => Inner.WaitsForMessage;
+    bool IMessageWait.WaitsForMessage => Inner is IMessageWait { WaitsForMessage: true };
 
     /// <summary>Gets how long each wait lasts at most, or <see cref="System.Threading.Timeout.InfiniteTimeSpan"/>.</summary>
     public TimeSpan Timeout { get; }

@@ -38,7 +38,7 @@ namespace ThreadIterators;
 /// <item>The receiving green thread, taking the message, starts a CONSUMER span <c>receive {mailbox}</c>, linked to the
 /// sender's span, and a child of the thread's own current activity, or, having none, of the sender's span
 /// (<see cref="Received"/>). It stays the thread's current activity until the thread next waits for a message
-/// (<see cref="Event.WaitsForMessage"/>, in step 2), takes another, or ends, so what the thread does with the message
+/// (<see cref="IMessageWait"/>, in step 2), takes another, or ends, so what the thread does with the message
 /// (its sends and asks, other libraries' spans) is its child, and the time it then waits idle is not. A receive outside a green thread's turn
 /// (async code reading through a channel reader) records the span and stops it at once.</item>
 /// </list>
@@ -134,7 +134,7 @@ internal static class Tracing
     [MethodImpl(MethodImplOptions.NoInlining)]
     internal static void Keep(GreenThread thread, Event next)
     {
-        if (next.WaitsForMessage)
+        if (next is IMessageWait { WaitsForMessage: true })
         {
             EndReceive(thread);
         }
