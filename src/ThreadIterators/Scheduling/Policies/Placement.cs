@@ -71,13 +71,7 @@ internal readonly struct Placement
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     internal void Wake(GreenThread thread, OsThreadContext context)
     {
-        thread.AssertQueued("a wake-up");
-        var waker = context.WorkerOf(_scheduler);
-        if (ThreadIteratorsEventSource.Log.SchedulingEnabled)
-        {
-            TraceWake(thread, waker);
-        }
-
+        var waker = Waker(thread, context);
         if (_other is { } other)
         {
             other.Woken(thread, waker);
@@ -98,13 +92,7 @@ internal readonly struct Placement
     /// </summary>
     internal void WakeAlongside(GreenThread thread, OsThreadContext context)
     {
-        thread.AssertQueued("a wake-up alongside its waker");
-        var waker = context.WorkerOf(_scheduler);
-        if (ThreadIteratorsEventSource.Log.SchedulingEnabled)
-        {
-            TraceWake(thread, waker);
-        }
-
+        var waker = Waker(thread, context);
         if (_other is { } other)
         {
             other.WokenAlongside(thread, waker);
@@ -173,6 +161,24 @@ internal readonly struct Placement
 
     /// <inheritdoc cref="IPlacementPolicy.Weighed"/>
     internal void Weighed(GreenThread thread, long ticks) => _other?.Weighed(thread, ticks);
+
+    /// <summary>
+    /// The steps of a wake-up before the placement: the thread is queued (DEBUG), the waker is the calling OS thread's
+    /// worker if it is one of this scheduler's, else null, and the wake-up is written to the event source while the
+    /// thread cannot run yet.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private Worker? Waker(GreenThread thread, OsThreadContext context)
+    {
+        thread.AssertQueued("a wake-up");
+        var waker = context.WorkerOf(_scheduler);
+        if (ThreadIteratorsEventSource.Log.SchedulingEnabled)
+        {
+            TraceWake(thread, waker);
+        }
+
+        return waker;
+    }
 
     /// <summary>Writes a wake-up to the event source. Before the placement: once placed, the thread may run and park again.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
