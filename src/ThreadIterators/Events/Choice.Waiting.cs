@@ -135,6 +135,8 @@ public sealed partial class Choice
         {
             throw new InvalidOperationException($"{thread} yielded {this}, which belongs to {owner}; a choice is bound to the first green thread that yields it, so give each thread its own.");
         }
+
+        _controller = thread.Scheduler.Controller;
     }
 
     /// <summary>
@@ -151,7 +153,7 @@ public sealed partial class Choice
         while (true)
         {
             var start = _next;
-            if (_rotating > 1 && thread.Scheduler.Controller is { } controller)
+            if (_rotating > 1 && _controller is { } controller)
             {
                 // A driven run: which ready branch wins is one of the controller's decisions, not the rotation's.
                 start = controller.ChooseBranch(_rotating);

@@ -125,6 +125,12 @@ public sealed partial class Choice : Event, IMessageWait
     /// <summary>The green thread the choice is bound to; set by its first yield.</summary>
     private GreenThread? _owner;
 
+    /// <summary>
+    /// The controller of the owner's scheduler in a driven run, else null; set with the owner, so that a wait reads one
+    /// field, not the thread's scheduler's. Owner only.
+    /// </summary>
+    private IRunController? _controller;
+
     /// <summary>The branches registered by the current wait, one bit each. Owner only.</summary>
     private ulong _enlisted;
 

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Runtime.CompilerServices;
 using System.Threading;
 
 namespace ThreadIterators;
@@ -115,9 +116,26 @@ public sealed partial class Mailbox<T>
     /// For a receive that looks without parking, after its take found nothing: in a rendezvous mailbox, takes a waiting
     /// sender's message (step 4). False for any other mailbox. The receiver.
     /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private bool TryTakeOffered(out T message)
     {
-        if (_head is { IsRendezvous: true } segment && PullOffer(segment))
+        if (_head is { IsRendezvous: true } segment)
+        {
+            return TryTakeOffered(segment, out message);
+        }
+
+        message = default!;
+        return false;
+    }
+
+    /// <summary>
+    /// <see cref="TryTakeOffered(out T)"/> in a rendezvous mailbox. Apart, so that the look of every other mailbox, a
+    /// choice's at each branch and a timed receive's before it arms, is two loads in line rather than a call.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private bool TryTakeOffered(MailboxSegment<T> segment, out T message)
+    {
+        if (PullOffer(segment))
         {
             return TryTake(out message);
         }

@@ -3,9 +3,8 @@ using System;
 namespace ThreadIterators;
 
 // The receiver side of a receive with a timeout (TimedReceive, whose remarks number the steps): the plain receive's
-// take
-// and park, with a deadline published before the park and looked at once after it. The receiving green thread only, on
-// whichever worker runs it.
+// take and park, with a deadline published before the park and looked at once after it. The receiving green thread
+// only, on whichever worker runs it.
 public sealed partial class Mailbox<T>
 {
     /// <summary>
