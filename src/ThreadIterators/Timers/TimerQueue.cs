@@ -84,6 +84,12 @@ internal sealed partial class TimerQueue : IDisposable
     private readonly long _unitsPerTick;
 
     /// <summary>
+    /// The most ticks <see cref="UnitsOf"/> converts without saturating, when <see cref="_unitsPerTick"/> is whole:
+    /// divided once here, not at every timed wait that parks (a 64-bit division is tens of cycles).
+    /// </summary>
+    private readonly long _ticksBeforeSaturating;
+
+    /// <summary>
     /// True for <see cref="TimeProvider.System"/>: the queue fires from its own OS thread, not from
     /// <see cref="TimeProvider.CreateTimer"/>, whose callbacks run on the thread pool, which blocking calls in user
     /// code (<c>Thread.Sleep</c>, synchronous I/O, sync-over-async) can starve for seconds, and every sleep would be as
@@ -149,6 +155,7 @@ internal sealed partial class TimerQueue : IDisposable
         _provider = provider;
         _frequency = provider.TimestampFrequency;
         _unitsPerTick = _frequency % TimeSpan.TicksPerSecond == 0 ? _frequency / TimeSpan.TicksPerSecond : 0;
+        _ticksBeforeSaturating = _unitsPerTick != 0 ? long.MaxValue / _unitsPerTick : 0;
         _ownThread = ReferenceEquals(provider, TimeProvider.System);
         if (_ownThread)
         {
@@ -372,7 +379,7 @@ internal sealed partial class TimerQueue : IDisposable
 
         if (_unitsPerTick != 0)
         {
-            return ticks > long.MaxValue / _unitsPerTick ? long.MaxValue : ticks * _unitsPerTick;
+            return ticks > _ticksBeforeSaturating ? long.MaxValue : ticks * _unitsPerTick;
         }
 
         var product = (Int128)ticks * _frequency;
