@@ -183,7 +183,7 @@ internal sealed partial class TimerQueue : IDisposable
     /// <summary>
     /// As <see cref="DeadlineAfter"/>, for a timeout read at every wait that parks: with the system clock, from the
     /// <see cref="CoarseClock"/> once it is calibrated, which never lags the precise clock, so the deadline is never
-    /// early but may be late by the coarse clock's tick plus a millisecond (about 5 ms on Linux). Any other provider's
+    /// early but may be late by the coarse clock's tick plus two milliseconds (about 6 ms on Linux). Any other provider's
     /// time is read exactly.
     /// </summary>
     internal long TimeoutDeadlineAfter(TimeSpan duration)
