@@ -299,11 +299,9 @@ public abstract partial class RuntimeContract
         {
             const int messages = 100;
             var inbox = new Mailbox<int>("inbox");
-            // The counts as they are, not as last reported: a send is counted as it starts and taken back if refused,
-            // and a collection that caught another test's refused send in flight reports a total the counts then fall
-            // back under, which the reported total never does; a baseline read from the meter could then be above
-            // what it reads after these sends, less than all of them.
-            var before = OutsideCounters.Sum(static o => Volatile.Read(ref o.Sent));
+            // This OS thread's own count, which no other thread writes: the sum over every outside thread may fall
+            // meanwhile, as other tests' sends are counted as they start and taken back if refused.
+            var before = Probe.SentFromThisThread();
             var receiver = scheduler.Spawn(Receive(), "receiver");
             for (var i = 0; i < messages; i++)
             {
@@ -312,8 +310,11 @@ public abstract partial class RuntimeContract
 
             Join(receiver);
 
-            // Other tests may send from outside meanwhile, so at least these.
-            Assert.True(meter.ReadOutside(Sent) >= before + messages, "the sends of a plain OS thread were not counted outside");
+            // Exactly these on this thread; and the meter's outside total, a sum of counts that never go below zero and
+            // a total it never reports lower than before, holds at least this thread's.
+            var after = Probe.SentFromThisThread();
+            Assert.Equal(before + messages, after);
+            Assert.True(meter.ReadOutside(Sent) >= after, "the sends of a plain OS thread were not counted outside");
             Assert.Equal(0, meter.Read(Sent, scheduler));
 
             IEnumerable<Event> Receive()
