@@ -334,7 +334,11 @@ public abstract partial class RuntimeContract
     private WaitGraph WaitForCycles(int cycles)
     {
         WaitGraph? graph = null;
-        Waiting.Until(() => (graph = Scheduler.GetWaitGraph()).Cycles.Count == cycles, () => $"the wait-for graph shows {cycles} cycle(s); last taken:{Environment.NewLine}{graph}");
+        // And no thread of a cycle still in the turn that parked it: its worker reports it running until the turn's
+        // end, a little after the park, and the graph then says "running; last waited for".
+        Waiting.Until(
+            () => (graph = Scheduler.GetWaitGraph()).Cycles.Count == cycles && !graph.Threads.Any(wait => wait.IsRunning && graph.Cycles.Any(cycle => cycle.Contains(wait.Thread))),
+            () => $"the wait-for graph shows {cycles} cycle(s) of threads between turns; last taken:{Environment.NewLine}{graph}");
         return graph!;
     }
 
