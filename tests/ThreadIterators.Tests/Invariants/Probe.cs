@@ -33,10 +33,10 @@ internal static class Probe
         }
     }
 
-    /// <summary>Gets a value indicating whether a green thread is parked on <paramref name="thread"/>'s <see cref="GreenThread.Exited"/>, or plain code waits for it.</summary>
     /// <summary>Gets the sends counted on the calling OS thread, which is no worker: its own counters, which no other thread writes.</summary>
     internal static long SentFromThisThread() => Volatile.Read(ref OsThreadContextFields.Outside(OsThreadContext.Current)!.Sent);
 
+    /// <summary>Gets a value indicating whether a green thread is parked on <paramref name="thread"/>'s <see cref="GreenThread.Exited"/>, or plain code waits for it.</summary>
     internal static bool HasJoiners(GreenThread thread) => Volatile.Read(ref GreenThreadFields.Exit(thread)) is ExitEvent exit && exit.HasWaiters;
 
     /// <summary>Gets a value indicating whether a green thread or a choice waits on <paramref name="taskEvent"/>'s task, owed its wake-up.</summary>
