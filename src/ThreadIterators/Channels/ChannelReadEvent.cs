@@ -141,7 +141,7 @@ public sealed class ChannelReadEvent<T> : Event, IChoosable
         return !thread.Scheduler.SeedsOutsideWork && TryRead() ? EventOutcome.Continue : _wait.Wait(new ChannelReadSide<T>(this), thread, worker: null);
     }
 
-    bool IChoosable.Enlist(GreenThread thread, ChoiceBranch branch, long generation) => _wait.Enlist(new ChannelReadSide<T>(this), thread, branch, generation);
+    bool IChoosable.Enlist(GreenThread thread, ChoiceBranch branch, long generation, Worker worker) => _wait.Enlist(new ChannelReadSide<T>(this), thread, branch, generation, worker);
 
     // A read that loses takes no item.
     void IChoosable.Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen) => _wait.Withdraw(thread, branch, chosen);

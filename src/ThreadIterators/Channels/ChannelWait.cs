@@ -100,7 +100,7 @@ internal struct ChannelWait
     }
 
     /// <summary>Registers a choice's branch on the channel's wait, asked for now unless one is outstanding.</summary>
-    internal bool Enlist<TSide>(TSide side, GreenThread thread, ChoiceBranch branch, long generation)
+    internal bool Enlist<TSide>(TSide side, GreenThread thread, ChoiceBranch branch, long generation, Worker worker)
         where TSide : struct, IChannelSide
     {
         if (!_pending)
@@ -108,7 +108,7 @@ internal struct ChannelWait
             Arm(side.WaitAsync());
         }
 
-        return ((IChoosable)_task!).Enlist(thread, branch, generation);
+        return ((IChoosable)_task!).Enlist(thread, branch, generation, worker);
     }
 
     /// <summary>Withdraws a choice's branch: the wait lingers if it lost (or its registration is forgotten if chosen); nothing was read or written.</summary>

@@ -182,7 +182,7 @@ public sealed class ChannelWriteEvent<T> : Event, IChoosable
         return !thread.Scheduler.SeedsOutsideWork && TryWrite() ? EventOutcome.Continue : _wait.Wait(new ChannelWriteSide<T>(this), thread, worker: null);
     }
 
-    bool IChoosable.Enlist(GreenThread thread, ChoiceBranch branch, long generation) => _wait.Enlist(new ChannelWriteSide<T>(this), thread, branch, generation);
+    bool IChoosable.Enlist(GreenThread thread, ChoiceBranch branch, long generation, Worker worker) => _wait.Enlist(new ChannelWriteSide<T>(this), thread, branch, generation, worker);
 
     // A write that loses writes nothing; the same item is offered at the next wait.
     void IChoosable.Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen) => _wait.Withdraw(thread, branch, chosen);

@@ -71,7 +71,7 @@ internal sealed class CancellationEvent : Event, IChoosable
 
     EventOutcome IChoosable.TryCompleteNow(GreenThread thread) => TryCompleteNow(thread);
 
-    bool IChoosable.Enlist(GreenThread thread, ChoiceBranch branch, long generation) =>
+    bool IChoosable.Enlist(GreenThread thread, ChoiceBranch branch, long generation, Worker worker) =>
         Register(new ChoiceTicket(branch, generation), thread.Scheduler.SeedsOutsideWork);
 
     void IChoosable.Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen)

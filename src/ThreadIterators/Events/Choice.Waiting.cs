@@ -91,13 +91,13 @@ public sealed partial class Choice
             Bind(thread);
         }
 
-        return Wait(thread, again: false);
+        return Wait(thread, worker, again: false);
     }
 
     internal override EventOutcome Resume(GreenThread thread, Worker worker)
     {
         var outcome = Resolve(thread);
-        return outcome == EventOutcome.Parked ? Wait(thread, again: true) : outcome;
+        return outcome == EventOutcome.Parked ? Wait(thread, worker, again: true) : outcome;
     }
 
     internal override void Abandon(GreenThread thread)
@@ -143,7 +143,7 @@ public sealed partial class Choice
     /// Looks at every branch, then registers with each and parks; or completes the first that could: steps 1 to 4 of
     /// the branch protocol (<see cref="IChoosable"/>). <paramref name="again"/>: the chosen branch could not complete after all, and this is the same yield waiting on.
     /// </summary>
-    private EventOutcome Wait(GreenThread thread, bool again)
+    private EventOutcome Wait(GreenThread thread, Worker worker, bool again)
     {
         if (!again)
         {
@@ -194,7 +194,7 @@ public sealed partial class Choice
                     continue;
                 }
 
-                if (!_choosables[index].Enlist(thread, _handles[index], generation))
+                if (!_choosables[index].Enlist(thread, _handles[index], generation, worker))
                 {
                     // Could complete after all: choose it, unless a waker chose another first.
                     Fire(generation, index, alongside: false);

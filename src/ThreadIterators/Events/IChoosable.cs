@@ -74,10 +74,11 @@ internal interface IChoosable
 
     /// <summary>
     /// Registers <paramref name="branch"/> to be fired, for wait <paramref name="generation"/>, once the event could
-    /// complete, without taking anything. Returns false, registering nothing, if it could complete now. Step 2; the
-    /// worker running <paramref name="thread"/>.
+    /// complete, without taking anything. Returns false, registering nothing, if it could complete now. Step 2; on
+    /// <paramref name="worker"/>, the worker running <paramref name="thread"/>, passed so that a registration counts
+    /// its wait there without a look-up of the OS thread's context.
     /// </summary>
-    bool Enlist(GreenThread thread, ChoiceBranch branch, long generation);
+    bool Enlist(GreenThread thread, ChoiceBranch branch, long generation, Worker worker);
 
     /// <summary>
     /// Ends a registration made by <see cref="Enlist"/>. For a branch that lost (<paramref name="chosen"/> false) it

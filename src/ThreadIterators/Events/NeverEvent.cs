@@ -61,7 +61,7 @@ internal sealed class NeverEvent : Event, IChoosable
     EventOutcome IChoosable.TryCompleteNow(GreenThread thread) => EventOutcome.Parked;
 
     // Registers nothing: no waker will ever fire the branch.
-    bool IChoosable.Enlist(GreenThread thread, ChoiceBranch branch, long generation) => true;
+    bool IChoosable.Enlist(GreenThread thread, ChoiceBranch branch, long generation, Worker worker) => true;
 
     void IChoosable.Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen)
     {

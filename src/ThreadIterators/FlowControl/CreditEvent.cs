@@ -18,7 +18,7 @@ internal sealed class CreditEvent(CreditWindow window) : Event, IChoosable
 
     EventOutcome IChoosable.TryCompleteNow(GreenThread thread) => TryAcquire();
 
-    bool IChoosable.Enlist(GreenThread thread, ChoiceBranch branch, long generation) => window.Watch(branch, generation);
+    bool IChoosable.Enlist(GreenThread thread, ChoiceBranch branch, long generation, Worker worker) => window.Watch(branch, generation);
 
     void IChoosable.Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen) => window.Unwatch(branch);
 

@@ -125,7 +125,7 @@ public sealed partial class Mailbox<T> : ISpawnBinding
     /// fires the branch instead of waking the thread. False, with nothing registered, if the mailbox changed since the
     /// choice looked (a message may be there, or the end). The receiving thread.
     /// </summary>
-    internal bool EnlistReceive(GreenThread thread, ChoiceBranch branch)
+    internal bool EnlistReceive(GreenThread thread, ChoiceBranch branch, Worker worker)
     {
         if (Receiver != thread)
         {
@@ -136,7 +136,7 @@ public sealed partial class Mailbox<T> : ISpawnBinding
         _chooser = branch;
         if (TryPark())
         {
-            OsThreadContext.Current.CountMailboxWait();
+            worker.Counters.MailboxWaits++;
             return true;
         }
 

@@ -11,7 +11,7 @@ public sealed partial class Mailbox<T>
     /// A receive with a timeout: takes the next message (or the end) if there is one; else, for a zero timeout, times
     /// out at once; else publishes the wait's deadline and parks. The receiving thread, when it yields the timed event.
     /// </summary>
-    internal EventOutcome TakeOrParkTimed(GreenThread thread, ReceiveEvent<T> receive, TimedReceive<T> wait)
+    internal EventOutcome TakeOrParkTimed(GreenThread thread, ReceiveEvent<T> receive, TimedReceive<T> wait, Worker worker)
     {
         if (Receiver != thread)
         {
@@ -54,7 +54,7 @@ public sealed partial class Mailbox<T>
 
             if (TryPark())
             {
-                OsThreadContext.Current.CountMailboxWait();
+                worker.Counters.MailboxWaits++;
                 // The one look after the park (its swap is the fence): a fire that came before the mark was set could
                 // not take it, and left the wait expired for this look to end. Taking the mark back makes the thread
                 // this worker's again; a sender that took it first wakes the thread as usual.

@@ -151,7 +151,7 @@ public sealed class PutEvent<T> : Event, IChoosable, IPutYield
         return TrySendOnce() ? EventOutcome.Continue : EventOutcome.Parked;
     }
 
-    bool IChoosable.Enlist(GreenThread thread, ChoiceBranch branch, long generation)
+    bool IChoosable.Enlist(GreenThread thread, ChoiceBranch branch, long generation, Worker worker)
     {
         var waiter = WaiterFor(thread);
         var ticket = BoundedSends.WaitingRoom(_target).Add(waiter, branch, generation);

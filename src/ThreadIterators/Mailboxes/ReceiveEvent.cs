@@ -123,7 +123,7 @@ public sealed class ReceiveEvent<T> : Event, IChoosable, ITimedWaitSource, IMess
     // As a branch, the receive is the mailbox's receiver side too (Mailbox.Receiving.cs).
     EventOutcome IChoosable.TryCompleteNow(GreenThread thread) => _mailbox.TryReceive(thread, this);
 
-    bool IChoosable.Enlist(GreenThread thread, ChoiceBranch branch, long generation) => _mailbox.EnlistReceive(thread, branch);
+    bool IChoosable.Enlist(GreenThread thread, ChoiceBranch branch, long generation, Worker worker) => _mailbox.EnlistReceive(thread, branch, worker);
 
     void IChoosable.Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen) => _mailbox.WithdrawReceive();
 

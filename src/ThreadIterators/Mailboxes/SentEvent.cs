@@ -31,7 +31,7 @@ internal sealed class SentEvent : Event, IChoosable, IPutYield
     // The message is in: every look completes, and nothing is ever registered or withdrawn.
     EventOutcome IChoosable.TryCompleteNow(GreenThread thread) => EventOutcome.Continue;
 
-    bool IChoosable.Enlist(GreenThread thread, ChoiceBranch branch, long generation) => false;
+    bool IChoosable.Enlist(GreenThread thread, ChoiceBranch branch, long generation, Worker worker) => false;
 
     void IChoosable.Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen)
     {

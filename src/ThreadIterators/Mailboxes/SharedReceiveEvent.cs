@@ -76,14 +76,14 @@ public sealed class SharedReceiveEvent<T> : Event, IChoosable, IMessageWait
         }
     }
 
-    internal override EventOutcome Park(GreenThread thread, Worker worker) => Receive(WaiterFor(thread));
+    internal override EventOutcome Park(GreenThread thread, Worker worker) => Receive(WaiterFor(thread), worker);
 
     /// <inheritdoc/>
     bool IMessageWait.WaitsForMessage => true;
 
     EventOutcome IChoosable.TryCompleteNow(GreenThread thread) => TryTakeNow(thread);
 
-    bool IChoosable.Enlist(GreenThread thread, ChoiceBranch branch, long generation)
+    bool IChoosable.Enlist(GreenThread thread, ChoiceBranch branch, long generation, Worker worker)
     {
         var waiter = WaiterFor(thread);
         var ticket = _mailbox.Receivers.Add(waiter, branch, generation);
@@ -128,7 +128,7 @@ public sealed class SharedReceiveEvent<T> : Event, IChoosable, IMessageWait
     internal override EventOutcome Resume(GreenThread thread, Worker worker)
     {
         worker.Counters.WakeUps++;
-        return Receive(_waiter!);
+        return Receive(_waiter!, worker);
     }
 
     internal override void Abandon(GreenThread thread)
@@ -188,7 +188,7 @@ public sealed class SharedReceiveEvent<T> : Event, IChoosable, IMessageWait
         _value = default!;
     }
 
-    private EventOutcome Receive(Waiter waiter)
+    private EventOutcome Receive(Waiter waiter, Worker worker)
     {
         while (true)
         {
@@ -213,7 +213,7 @@ public sealed class SharedReceiveEvent<T> : Event, IChoosable, IMessageWait
                 // Parked: a send wakes the thread (or already did, if the withdrawal lost; it may be running
                 // elsewhere by now, so nothing here touches it again), and Resume takes again. Another receiver may
                 // take the message first; then it parks again.
-                OsThreadContext.Current.CountMailboxWait();
+                worker.Counters.MailboxWaits++;
                 return EventOutcome.Parked;
             }
         }

@@ -52,7 +52,7 @@ internal sealed class CompleteEvent<T>(PullSource<T> source) : Event, IChoosable
     EventOutcome IChoosable.TryCompleteNow(GreenThread thread) => TellAllNow(thread);
 
     /// <inheritdoc/>
-    bool IChoosable.Enlist(GreenThread thread, ChoiceBranch branch, long generation) => Requests.Enlist(thread, branch, generation);
+    bool IChoosable.Enlist(GreenThread thread, ChoiceBranch branch, long generation, Worker worker) => Requests.Enlist(thread, branch, generation, worker);
 
     /// <inheritdoc/>
     void IChoosable.Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen) => Requests.Withdraw(thread, branch, chosen);

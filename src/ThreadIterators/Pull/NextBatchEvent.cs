@@ -66,7 +66,7 @@ internal sealed class NextBatchEvent<T>(Puller<T> puller) : Event, IChoosable
     }
 
     /// <inheritdoc/>
-    bool IChoosable.Enlist(GreenThread thread, ChoiceBranch branch, long generation) => Replies.Enlist(thread, branch, generation);
+    bool IChoosable.Enlist(GreenThread thread, ChoiceBranch branch, long generation, Worker worker) => Replies.Enlist(thread, branch, generation, worker);
 
     /// <inheritdoc/>
     void IChoosable.Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen) => Replies.Withdraw(thread, branch, chosen);

@@ -51,7 +51,7 @@ internal sealed class OfferEvent<T>(PullSource<T> source) : Event, IChoosable
         source.Current is null ? Received(Requests.TryCompleteNow(thread)) : Add();
 
     /// <inheritdoc/>
-    bool IChoosable.Enlist(GreenThread thread, ChoiceBranch branch, long generation) => Requests.Enlist(thread, branch, generation);
+    bool IChoosable.Enlist(GreenThread thread, ChoiceBranch branch, long generation, Worker worker) => Requests.Enlist(thread, branch, generation, worker);
 
     /// <inheritdoc/>
     void IChoosable.Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen) => Requests.Withdraw(thread, branch, chosen);

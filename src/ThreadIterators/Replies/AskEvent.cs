@@ -124,7 +124,7 @@ public sealed class AskEvent<T> : Event, IReplyListener, IChoosable
 
     EventOutcome IChoosable.TryCompleteNow(GreenThread thread) => IsDecided(thread);
 
-    bool IChoosable.Enlist(GreenThread thread, ChoiceBranch branch, long generation) =>
+    bool IChoosable.Enlist(GreenThread thread, ChoiceBranch branch, long generation, Worker worker) =>
         Interlocked.CompareExchange(ref _waiter, new ChoiceTicket(branch, generation), null) is null;
 
     void IChoosable.Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen)

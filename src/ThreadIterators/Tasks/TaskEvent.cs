@@ -94,7 +94,7 @@ public sealed partial class TaskEvent : Event, IChoosable
 
     EventOutcome IChoosable.TryCompleteNow(GreenThread thread) => _core.TryCompleteNow(this, thread);
 
-    bool IChoosable.Enlist(GreenThread thread, ChoiceBranch branch, long generation) => _core.Enlist(this, thread, branch, generation);
+    bool IChoosable.Enlist(GreenThread thread, ChoiceBranch branch, long generation, Worker worker) => _core.Enlist(this, thread, branch, generation);
 
     void IChoosable.Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen) => _core.Withdraw(chosen);
 

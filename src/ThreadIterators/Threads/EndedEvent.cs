@@ -40,7 +40,7 @@ internal sealed class EndedEvent : Event, IChoosable
 
     EventOutcome IChoosable.TryCompleteNow(GreenThread thread) => HasEnded(thread);
 
-    bool IChoosable.Enlist(GreenThread thread, ChoiceBranch branch, long generation) =>
+    bool IChoosable.Enlist(GreenThread thread, ChoiceBranch branch, long generation, Worker worker) =>
         _exit.TryAddJoiner(thread, this, new ChoiceTicket(branch, generation));
 
     void IChoosable.Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen) => _exit.RemoveJoiner(thread, branch);

@@ -188,7 +188,7 @@ internal sealed class ExitEvent : ThreadEnd, IChoosable
 
     EventOutcome IChoosable.TryCompleteNow(GreenThread thread) => HasEnded(thread);
 
-    bool IChoosable.Enlist(GreenThread thread, ChoiceBranch branch, long generation) =>
+    bool IChoosable.Enlist(GreenThread thread, ChoiceBranch branch, long generation, Worker worker) =>
         TryAddJoiner(thread, this, new ChoiceTicket(branch, generation));
 
     void IChoosable.Withdraw(GreenThread thread, ChoiceBranch branch, bool chosen) => RemoveJoiner(thread, branch);

@@ -55,7 +55,7 @@ internal sealed class SleepEvent : Event, IChoosable
         _duration == TimeSpan.Zero ? EventOutcome.Continue : EventOutcome.Parked;
 
     /// <inheritdoc/>
-    bool IChoosable.Enlist(GreenThread thread, ChoiceBranch branch, long generation)
+    bool IChoosable.Enlist(GreenThread thread, ChoiceBranch branch, long generation, Worker worker)
     {
         if (_duration == Timeout.InfiniteTimeSpan)
         {

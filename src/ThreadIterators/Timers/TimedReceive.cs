@@ -125,7 +125,7 @@ internal sealed class TimedReceive<T> : TimedWait
             Bind(thread);
         }
 
-        return _receive.Mailbox.TakeOrParkTimed(thread, _receive, this);
+        return _receive.Mailbox.TakeOrParkTimed(thread, _receive, this, worker);
     }
 
     /// <inheritdoc/>
