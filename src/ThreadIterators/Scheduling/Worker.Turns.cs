@@ -322,6 +322,24 @@ internal sealed partial class Worker
         }
     }
 
+    /// <summary>
+    /// Ends <paramref name="thread"/> if it made a put and did not yield it, and now yields <paramref name="next"/>,
+    /// something else: the put's message was never sent, which ends the thread here, before this event does anything.
+    /// Checked at the yield, on the thread's own worker: after a park the thread may already run elsewhere and mark its
+    /// next put. Out of line, so that the yield pays one load and test of the thread's fault for it.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private bool EndedByUnyielded(GreenThread thread, Event next)
+    {
+        if (thread.PendingFault is { SourceException: UnyieldedEventException } mark && next is not IPutYield { IsPutFromPut: true })
+        {
+            Scheduler.Exit(thread, mark, this);
+            return true;
+        }
+
+        return false;
+    }
+
     /// <summary>Runs one turn of a green thread: resumes it from its event, then steps its body until it parks, ends, or uses up its budget of <paramref name="budget"/> body steps.</summary>
     private void RunTurn(GreenThread thread, int budget)
     {
@@ -375,12 +393,8 @@ internal sealed partial class Worker
                 }
 
                 var next = body.Current ?? throw new InvalidOperationException($"{thread} yielded null; a green thread must yield an Event, such as mailbox.Recv() or another thread's Exited.");
-                if (thread.PendingFault is { SourceException: UnyieldedEventException } mark && next is not IPutYield { IsPutFromPut: true })
+                if (thread.PendingFault is not null && EndedByUnyielded(thread, next))
                 {
-                    // A put made and not yielded, and the body yields something else: its message was never sent, which
-                    // ends the thread here, before this event does anything. Checked now, on the thread's own worker:
-                    // after a park the thread may already run elsewhere and mark its next put.
-                    Scheduler.Exit(thread, mark, this);
                     return;
                 }
 
