@@ -11,7 +11,7 @@ namespace ThreadIterators.SideBySide;
 public static class SideCase
 {
     /// <summary>The workloads, as named on the command line.</summary>
-    public static readonly string[] Names = ["receive", "choice", "timeout", "completedtask", "receivewaiting", "pendingtask"];
+    public static readonly string[] Names = ["receive", "choice", "timeout", "completedtask", "receivewaiting", "pendingtask", "threadring", "ring", "skynet"];
 
     /// <summary>Gets the version and file of the library this copy runs, to show each build is the one meant.</summary>
     public static string Library => $"{typeof(Scheduler).Assembly.GetName().Version} at {typeof(Scheduler).Assembly.Location}";
@@ -60,6 +60,23 @@ public static class SideCase
                 operations = 20_000;
                 expected = TaskWait.Expected(operations);
                 run = () => TaskWait.PendingTask(scheduler, operations);
+                break;
+
+            // The three workloads of the redesign's no-regression check, at the quick runner's sizes.
+            case "threadring":
+                operations = 10_000_000;
+                expected = ThreadRing.Expected(operations);
+                run = () => ThreadRing.GreenThreads(scheduler, operations);
+                break;
+            case "ring":
+                operations = 10_000L * 1_000;
+                expected = Ring.Expected(1_000);
+                run = () => Ring.GreenThreads(scheduler, 10_000, 1_000);
+                break;
+            case "skynet":
+                operations = 1_000_000;
+                expected = Skynet.Expected(operations);
+                run = () => Skynet.GreenThreads(scheduler, operations);
                 break;
             default:
                 scheduler.Dispose();
